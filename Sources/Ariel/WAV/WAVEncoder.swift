@@ -1,0 +1,120 @@
+/// Encodes planar float audio into the bytes of a RIFF/WAVE file, block by block.
+///
+/// The encoder is deterministic: the same samples in the same blocks always give
+/// the same bytes (the 16-bit dither noise comes from a fixed-seed generator).
+/// Integer formats clip at full scale; non-finite samples are written as silence.
+///
+///     var wav = WAVEncoder(sampleRate: 48_000, channelCount: 2, format: .pcm24)
+///     wav.append(left: l, right: r)
+///     let bytes = wav.finish()
+public struct WAVEncoder: Sendable {
+    public let sampleRate: Int
+    public let channelCount: Int
+    public let format: WAVSampleFormat
+    /// Whether 16-bit output gets triangular (TPDF) dither of ±1 LSB.
+    public let dither: Bool
+
+    private var body: [UInt8] = []
+    private var ditherState: UInt32 = 0x9E37_79B9
+
+    /// - Parameters:
+    ///   - sampleRate: frames per second, 1…4 294 967 295 Hz.
+    ///   - channelCount: 1…16 channels.
+    ///   - format: sample storage.
+    ///   - dither: TPDF dither for `.pcm16` (ignored for the other formats).
+    public init(sampleRate: Int, channelCount: Int, format: WAVSampleFormat = .pcm16, dither: Bool = true) {
+        precondition(sampleRate > 0 && sampleRate <= Int(UInt32.max), "sample rate out of range")
+        precondition((1...16).contains(channelCount), "channel count must be 1…16")
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.format = format
+        self.dither = dither && format == .pcm16
+    }
+
+    /// Frames appended so far.
+    public var frameCount: Int { body.count / (channelCount * format.bytesPerSample) }
+
+    /// Appends frames from planar channel buffers, which must all have the same length.
+    public mutating func append(planar channels: [[Float]]) {
+        precondition(channels.count == channelCount, "expected \(channelCount) channels, got \(channels.count)")
+        let frames = channels.first?.count ?? 0
+        precondition(channels.allSatisfy { $0.count == frames }, "channel buffers differ in length")
+        body.reserveCapacity(body.count + frames * channelCount * format.bytesPerSample)
+        for frame in 0..<frames {
+            for channel in 0..<channelCount {
+                appendSample(channels[channel][frame])
+            }
+        }
+    }
+
+    /// Appends a mono block (the encoder must have one channel).
+    public mutating func append(mono: [Float]) { append(planar: [mono]) }
+
+    /// Appends a stereo block (the encoder must have two channels).
+    public mutating func append(left: [Float], right: [Float]) { append(planar: [left, right]) }
+
+    /// The complete file: header followed by every frame appended.
+    public func finish() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(44 + body.count)
+        let blockAlign = channelCount * format.bytesPerSample
+        out += Array("RIFF".utf8)
+        out.appendLittleEndian(UInt32(truncatingIfNeeded: 36 + body.count))
+        out += Array("WAVE".utf8)
+        out += Array("fmt ".utf8)
+        out.appendLittleEndian(UInt32(16))
+        out.appendLittleEndian(format.formatTag)
+        out.appendLittleEndian(UInt16(channelCount))
+        out.appendLittleEndian(UInt32(sampleRate))
+        out.appendLittleEndian(UInt32(sampleRate * blockAlign))
+        out.appendLittleEndian(UInt16(blockAlign))
+        out.appendLittleEndian(UInt16(format.bytesPerSample * 8))
+        out += Array("data".utf8)
+        out.appendLittleEndian(UInt32(truncatingIfNeeded: body.count))
+        out += body
+        return out
+    }
+
+    private mutating func appendSample(_ raw: Float) {
+        let x = raw.isFinite ? raw : 0
+        switch format {
+        case .float32:
+            body.appendLittleEndian(x.bitPattern)
+        case .pcm16:
+            var scaled = Double(x) * 32768.0
+            if dither { scaled += nextDither() }
+            let v = Int16(clamping: Int(scaled.rounded()).clamped(to: -32768...32767))
+            body.appendLittleEndian(UInt16(bitPattern: v))
+        case .pcm24:
+            let scaled = (Double(x) * 8_388_608.0).rounded()
+            let v = Int32(Int(scaled).clamped(to: -8_388_608...8_388_607))
+            let u = UInt32(bitPattern: v)
+            body.append(UInt8(truncatingIfNeeded: u))
+            body.append(UInt8(truncatingIfNeeded: u >> 8))
+            body.append(UInt8(truncatingIfNeeded: u >> 16))
+        }
+    }
+
+    /// Triangular noise in −1…1 LSB: the sum of two uniform values (xorshift32).
+    private mutating func nextDither() -> Double {
+        func next() -> Double {
+            ditherState ^= ditherState << 13
+            ditherState ^= ditherState >> 17
+            ditherState ^= ditherState << 5
+            return Double(ditherState) / Double(UInt32.max) - 0.5
+        }
+        return next() + next()
+    }
+}
+
+extension Int {
+    @inlinable
+    func clamped(to range: ClosedRange<Int>) -> Int { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
+}
+
+extension Array where Element == UInt8 {
+    mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+        var v = value.littleEndian
+        Swift.withUnsafeBytes(of: &v) { append(contentsOf: $0) }
+    }
+}

@@ -1,0 +1,21 @@
+import Ariel
+
+/// Every parser of untrusted bytes in the package, as a fuzz target.
+///
+/// Each case feeds arbitrary bytes to one parser. A target may throw the parser's
+/// typed error (that is the parser doing its job) but must never crash, hang or
+/// trap. `prospero-fuzz` drives these with libFuzzer; `FuzzTests` drives them
+/// with a deterministic mutator over the committed corpus in `Fuzz/corpus/<name>/`.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// RIFF/WAVE decoding (`WAVAudio(decoding:)`).
+    case wav
+
+    /// Runs the parser on `bytes`. Returns true when the input was accepted.
+    @discardableResult
+    public func run(_ bytes: [UInt8]) -> Bool {
+        switch self {
+        case .wav:
+            return (try? WAVAudio(decoding: bytes)) != nil
+        }
+    }
+}
