@@ -31,7 +31,7 @@ let package = Package(
             ]
         ),
         // Every parser of untrusted bytes as a fuzz target (see FUZZING in CONTRIBUTING.md).
-        .target(name: "ProsperoFuzz", dependencies: ["Ariel"]),
+        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
         .testTarget(name: "HoratioTests", dependencies: ["Horatio"]),
         .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone"]),

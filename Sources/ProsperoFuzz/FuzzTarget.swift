@@ -1,4 +1,5 @@
 import Ariel
+import Horatio
 
 /// Every parser of untrusted bytes in the package, as a fuzz target.
 ///
@@ -9,6 +10,8 @@ import Ariel
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// RIFF/WAVE decoding (`WAVAudio(decoding:)`).
     case wav
+    /// Note names and key names (`Pitch(parsing:)`, `MusicalKey(_:)`, `NashvilleDegree(_:)`).
+    case noteName
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -16,6 +19,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         switch self {
         case .wav:
             return (try? WAVAudio(decoding: bytes)) != nil
+        case .noteName:
+            let text = String(decoding: bytes, as: UTF8.self)
+            _ = MusicalKey(text)
+            _ = NashvilleDegree(text)
+            return (try? Pitch(parsing: text)) != nil
         }
     }
 }
