@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Horatio", targets: ["Horatio"]),
         .library(name: "Touchstone", targets: ["Touchstone"]),
         .library(name: "Ariel", targets: ["Ariel"]),
+        .library(name: "Hecate", targets: ["Hecate"]),
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
     ],
@@ -23,6 +24,8 @@ let package = Package(
         .target(name: "Touchstone"),
         // Synth engine, command queue, MIDI, offline rendering, WAV.
         .target(name: "Ariel", dependencies: ["Horatio", "Touchstone"]),
+        // Face-controlled chord synthesizer.
+        .target(name: "Hecate", dependencies: ["Horatio"]),
         .executableTarget(
             name: "prospero",
             dependencies: [
@@ -31,11 +34,12 @@ let package = Package(
             ]
         ),
         // Every parser of untrusted bytes as a fuzz target (see FUZZING in CONTRIBUTING.md).
-        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel"]),
+        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Hecate"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
         .testTarget(name: "HoratioTests", dependencies: ["Horatio"]),
         .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone"]),
         .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio"]),
+        .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
     ]
 )

@@ -1,4 +1,6 @@
 import Ariel
+import Foundation
+import Hecate
 import Horatio
 
 /// Every parser of untrusted bytes in the package, as a fuzz target.
@@ -12,6 +14,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case wav
     /// Note names and key names (`Pitch(parsing:)`, `MusicalKey(_:)`, `NashvilleDegree(_:)`).
     case noteName
+    /// Hecate sound pack JSON (`SoundPack(json:)`).
+    case soundPack
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -24,6 +28,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = MusicalKey(text)
             _ = NashvilleDegree(text)
             return (try? Pitch(parsing: text)) != nil
+        case .soundPack:
+            return (try? SoundPack(json: Data(bytes))) != nil
         }
     }
 }

@@ -17,3 +17,6 @@ public enum ChordTone: String, Sendable, Hashable, Codable, CaseIterable, Custom
 
     public var description: String { rawValue }
 }
+
+/// Lets chord tones key dictionaries that encode as JSON objects ({"root": 1}).
+extension ChordTone: CodingKeyRepresentable {}
