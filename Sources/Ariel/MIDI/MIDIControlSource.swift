@@ -1,0 +1,46 @@
+/// A physical control a parameter can be bound to.
+public enum MIDIControlSource: Sendable, Hashable, Codable {
+    /// A 7-bit controller (value 0…127).
+    case controlChange(channel: MIDIChannel, controller: MIDIUInt7)
+    /// A 14-bit controller pair: MSB on `msbController` (0…31), LSB on `msbController + 32`.
+    case controlChange14Bit(channel: MIDIChannel, msbController: MIDIUInt7)
+    /// A key: note-on velocity while held, 0 on release.
+    case note(channel: MIDIChannel, note: MIDIUInt7)
+    /// The pitch-bend wheel (14-bit).
+    case pitchBend(channel: MIDIChannel)
+    /// Channel pressure (aftertouch).
+    case channelPressure(channel: MIDIChannel)
+
+    public var channel: MIDIChannel {
+        switch self {
+        case .controlChange(let c, _), .controlChange14Bit(let c, _), .note(let c, _), .pitchBend(let c),
+             .channelPressure(let c):
+            return c
+        }
+    }
+}
+
+/// A saved mapping from a control to a parameter: the control's 0…1 position maps linearly onto
+/// `minimum…maximum`, reversed when `inverted`. Codable for presets.
+public struct MIDIBinding<Parameter: Hashable & Sendable & Codable>: Sendable, Hashable, Codable {
+    public var parameter: Parameter
+    public var source: MIDIControlSource
+    public var minimum: Double
+    public var maximum: Double
+    public var inverted: Bool
+
+    public init(parameter: Parameter, source: MIDIControlSource, minimum: Double = 0, maximum: Double = 1, inverted: Bool = false) {
+        self.parameter = parameter
+        self.source = source
+        self.minimum = minimum
+        self.maximum = maximum
+        self.inverted = inverted
+    }
+
+    /// The parameter value for a control position in 0…1 (clamped).
+    public func value(forNormalized x: Double) -> Double {
+        let c = x.isNaN ? 0 : max(0, min(1, x))
+        let p = inverted ? 1 - c : c
+        return minimum + (maximum - minimum) * p
+    }
+}
