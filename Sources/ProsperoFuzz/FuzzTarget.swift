@@ -9,6 +9,10 @@ import Ariel
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// RIFF/WAVE decoding (`WAVAudio(decoding:)`).
     case wav
+    /// A live MIDI byte stream (`MIDIStreamParser`), fed in chunks, plus strict `MIDIMessage.decode`.
+    case midiStream
+    /// Standard MIDI File reading (`MIDIFile(decoding:)`), then writing and re-reading what was read.
+    case standardMIDIFile
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -16,6 +20,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         switch self {
         case .wav:
             return (try? WAVAudio(decoding: bytes)) != nil
+        case .midiStream:
+            return FuzzTarget.runMIDIStream(bytes)
+        case .standardMIDIFile:
+            return FuzzTarget.runStandardMIDIFile(bytes)
         }
     }
 }

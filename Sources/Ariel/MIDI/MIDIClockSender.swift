@@ -13,6 +13,10 @@ public struct MIDIClockSender: Sendable {
     public struct Event: Sendable, Hashable {
         public var frameOffset: Int
         public var message: MIDIShortMessage
+        public init(frameOffset: Int, message: MIDIShortMessage) {
+            self.frameOffset = frameOffset
+            self.message = message
+        }
     }
 
     public let sampleRate: Int
