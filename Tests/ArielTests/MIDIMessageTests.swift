@@ -87,7 +87,7 @@ import Testing
         let bytes = MIDIMessage.encode(messages, runningStatus: true)
         #expect(bytes == [0x90, 60, 100, 64, 90, 0xF8, 67, 80, 0xF3, 1, 0x90, 60, 0, 0xB0, 1, 5, 1, 6])
         #expect(try MIDIMessage.decode(bytes) == messages)
-        #expect(MIDIMessage.encode(messages).count == 3 * 7 + 1 + 2)
+        #expect(MIDIMessage.encode(messages).count == 3 * 6 + 1 + 2)
 
         // The fixed-buffer path gives the same bytes with no allocation per message.
         var out = [UInt8](repeating: 0, count: 64)

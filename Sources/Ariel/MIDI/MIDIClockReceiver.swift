@@ -7,7 +7,8 @@
 /// with ±1 ms Gaussian jitter at 60–240 BPM the estimate stays within 0.1 BPM once the window is full.
 ///
 /// Tempo changes: a step is detected when the mean interval of the last 12 ticks departs from the
-/// estimate by more than both `stepThreshold` (relative) and six times its expected jitter; after two
+/// estimate from the ticks before them by more than both `stepThreshold` (relative) and six times
+/// its expected jitter (measured from the regression residuals); after two
 /// such ticks in a row the window restarts from the newest ticks, so a step of that size is followed
 /// within about 24 ticks (one beat) and settles as the window refills. Smaller, gradual changes are
 /// followed as the window slides (`windowSeconds`).
@@ -149,41 +150,21 @@ public struct MIDIClockReceiver: Sendable {
         while count > 3 && t - time(at: 0) > windowSeconds { head = (head + 1) % windowCapacity; count -= 1 }
         guard count >= 3 else { return }
 
-        // Least-squares slope of time against tick index over the window.
-        let n = Double(count)
-        let t0 = time(at: 0)
-        let meanX = (n - 1) / 2
-        var meanY = 0.0
-        for i in 0..<count { meanY += time(at: i) - t0 }
-        meanY /= n
-        var sxy = 0.0, sxx = 0.0
-        for i in 0..<count {
-            let dx = Double(i) - meanX
-            sxy += dx * (time(at: i) - t0 - meanY)
-            sxx += dx * dx
-        }
-        let interval = sxy / sxx
-        guard interval > 0, interval.isFinite else { return }
+        guard let interval = slope(from: 0, count: count)?.interval else { return }
 
-        // Step detection against the jitter the residuals show.
+        // Step detection: the last `recent` intervals against the regression of the ticks before
+        // them, whose residuals also measure the jitter (a step does not inflate its own threshold).
         let recent = 12
-        if count >= 2 * recent {
-            var ss = 0.0
-            for i in 0..<count {
-                let r = time(at: i) - t0 - (meanY + (Double(i) - meanX) * interval)
-                ss += r * r
-            }
-            let jitter = (ss / (n - 2)).squareRoot()
+        if count >= 3 * recent, let reference = slope(from: 0, count: count - recent) {
             let recentMean = (t - time(at: count - 1 - recent)) / Double(recent)
-            let deviation = abs(recentMean - interval)
-            let noise = 6 * jitter * 2.0.squareRoot() / Double(recent)
-            if deviation > max(stepThreshold * interval, noise) {
+            let deviation = abs(recentMean - reference.interval)
+            let noise = 6 * reference.jitter * 2.0.squareRoot() / Double(recent)
+            if deviation > max(stepThreshold * reference.interval, noise) {
                 stepVotes += 1
                 if stepVotes >= 2 {
                     tempoStepCount += 1
                     restartWindow(keepingNewest: 3)
-                    let span = time(at: 2) - time(at: 0)
-                    bpm = 60 / (24 * span / 2)
+                    bpm = 60 / (24 * (time(at: 2) - time(at: 0)) / 2)
                     return
                 }
             } else {
@@ -191,5 +172,30 @@ public struct MIDIClockReceiver: Sendable {
             }
         }
         bpm = 60 / (24 * interval)
+    }
+
+    /// Least-squares slope (seconds per tick) of `n` window timestamps from `first`, and the RMS of
+    /// the residuals (the timing jitter). O(n), no allocation.
+    private func slope(from first: Int, count n: Int) -> (interval: Double, jitter: Double)? {
+        guard n >= 3 else { return nil }
+        let t0 = time(at: first)
+        let meanX = Double(n - 1) / 2
+        var meanY = 0.0
+        for i in 0..<n { meanY += time(at: first + i) - t0 }
+        meanY /= Double(n)
+        var sxy = 0.0, sxx = 0.0
+        for i in 0..<n {
+            let dx = Double(i) - meanX
+            sxy += dx * (time(at: first + i) - t0 - meanY)
+            sxx += dx * dx
+        }
+        let interval = sxy / sxx
+        guard interval > 0, interval.isFinite else { return nil }
+        var ss = 0.0
+        for i in 0..<n {
+            let r = time(at: first + i) - t0 - meanY - (Double(i) - meanX) * interval
+            ss += r * r
+        }
+        return (interval, (ss / Double(max(1, n - 2))).squareRoot())
     }
 }
