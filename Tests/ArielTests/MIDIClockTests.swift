@@ -46,10 +46,9 @@ import Testing
             errors.append(abs(receiver.bpm! - 150))
         }
         #expect(receiver.tempoStepCount == 1)
-        // Stated: a step is detected within about one beat and the estimate is close within two.
-        #expect(errors[48...].allSatisfy { $0 < 1.5 }, "\(errors[40..<60])")
-        // Once the window has refilled (3 s at 150 BPM = 180 ticks) it is within 0.1 again.
-        #expect(errors[200...].allSatisfy { $0 < 0.1 }, "\(errors[200...].max()!)")
+        // Stated in MIDIClockReceiver: within 1 BPM after one beat (24 ticks), 0.1 BPM after four (96).
+        #expect(errors[24...].allSatisfy { $0 < 1 }, "\(errors[20..<40])")
+        #expect(errors[96...].allSatisfy { $0 < 0.1 }, "\(errors[96...].max()!)")
     }
 
     @Test func dropoutRestartsTheWindowAndKeepsTheEstimate() {

