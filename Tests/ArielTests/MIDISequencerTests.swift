@@ -58,6 +58,7 @@ import Testing
     @Test func seekSilencesSoundingNotes() {
         let s = MIDISequencer(file: Self.file(), sampleRate: 48_000)
         _ = s.nextBlock(frameCount: 25_000)  // C4 on and off, D4 (ch 2) on and still sounding
+        s.chasesControllers = false
         s.seek(toTick: 192)
         let block = Array(s.nextBlock(frameCount: 1))
         #expect(block.count == 2)
@@ -65,6 +66,28 @@ import Testing
         #expect(block[0].frameOffset == 0)
         #expect(block[1].message?.status == 0xB1)
         #expect(s.position == 48_001)
+    }
+
+    @Test func seekChasesProgramControllersAndBend() {
+        let track = MIDIFileTrack(events: [
+            .message(.controlChange(channel: 3, controller: 0, value: 1)),
+            .message(.programChange(channel: 3, program: 40)),
+            .message(.controlChange(channel: 3, controller: 7, value: 90)),
+            .message(.controlChange(channel: 3, controller: 101, value: 0)),  // RPN select: not chased
+            .message(.controlChange(channel: 3, controller: 7, value: 70), delta: 10),
+            .message(.pitchBend(channel: 3, value: 0x1234), delta: 10),
+            .message(.channelPressure(channel: 0, pressure: 9), delta: 10),
+            .message(.controlChange(channel: 3, controller: 7, value: 10), delta: 1000),  // after the seek point
+        ])
+        let s = MIDISequencer(file: MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(96), tracks: [track]),
+                              sampleRate: 48_000, maximumEventsPerBlock: 3)
+        s.seek(toTick: 500)
+        let first = s.nextBlock(frameCount: 16).map(\.message!)
+        let second = s.nextBlock(frameCount: 16).map(\.message!)
+        // Channel 1 first (pressure), then channel 4: bank, program, volume (last value), bend.
+        #expect(first.map(\.bytes) == [[0xD0, 9], [0xB3, 0, 1], [0xC3, 40]])
+        #expect(second.map(\.bytes) == [[0xB3, 7, 70], [0xE3, 0x34, 0x24]])
+        #expect(s.nextBlock(frameCount: 16).isEmpty)
     }
 
     @Test func loopRepeatsSampleAccuratelyAndReleasesHeldNotes() {

@@ -16,7 +16,12 @@
 ///
 /// Looping and seeking silence hanging notes: when playback jumps, a note-off is sent at the jump
 /// for every note that was sounding (tracked per channel and key in a preallocated bit set).
-/// Controller chasing after a seek is not done.
+///
+/// Chasing: after a seek (when `chasesControllers`), the state the song has at the new position is
+/// sent at the start of the next block, per channel: bank select (CC 0, 32), program, every other
+/// controller's last value, pitch bend and channel pressure. Data entry, increment/decrement and
+/// RPN/NRPN selection (CC 6, 38, 96–101) and channel mode messages (120–127) are not chased, since
+/// replaying them out of order would write the wrong parameter. Loop jumps do not chase.
 public final class MIDISequencer {
     public struct Event: Sendable, Hashable {
         /// Frame within the block, 0 ≤ offset < frameCount, non-decreasing through the block.
@@ -54,6 +59,12 @@ public final class MIDISequencer {
     private var activeNotes = [UInt64](repeating: 0, count: 32)
     private var activeNoteCount = 0
     private var pendingNoteOffs = false
+    /// Send the song's controller state after a seek.
+    public var chasesControllers = true
+    /// Chase state: 16 × 128 controllers, then program, bend and pressure per channel (−1 = unset).
+    private var chase = [Int16](repeating: -1, count: 16 * 128 + 48)
+    private var chaseCursor = -1
+    private static let chaseSlotsPerChannel = 133
 
     /// A sequencer over a Standard MIDI File.
     ///
@@ -145,6 +156,7 @@ public final class MIDISequencer {
         var remaining = Int64(max(0, frameCount))
         var base: Int64 = 0
         if pendingNoteOffs { emitNoteOffs(at: 0, count: &count) }
+        if chaseCursor >= 0 { emitChase(count: &count) }
         while remaining > 0 {
             var segmentEnd = position + remaining
             if let loop, position < loop.upperBound { segmentEnd = min(segmentEnd, loop.upperBound) }
@@ -212,6 +224,62 @@ public final class MIDISequencer {
         }
     }
 
+    private static func isChased(controller cc: Int) -> Bool {
+        !(cc == 6 || cc == 38 || (96...101).contains(cc) || cc >= 120)
+    }
+
+    private func collectChaseState(upTo end: Int) {
+        for i in chase.indices { chase[i] = -1 }
+        for i in 0..<end {
+            guard let m = messages[i] else { continue }
+            let ch = Int(m.status & 0x0F)
+            switch m.status & 0xF0 {
+            case 0xB0 where Self.isChased(controller: Int(m.data1)): chase[ch * 128 + Int(m.data1)] = Int16(m.data2)
+            case 0xC0: chase[2048 + ch] = Int16(m.data1)
+            case 0xE0: chase[2064 + ch] = Int16(m.data2) << 7 | Int16(m.data1)
+            case 0xD0: chase[2080 + ch] = Int16(m.data1)
+            default: break
+            }
+        }
+    }
+
+    /// Emits chase messages from `chaseCursor` until done or the block is full (then resumes next block).
+    private func emitChase(count: inout Int) {
+        let total = 16 * Self.chaseSlotsPerChannel
+        while chaseCursor < total {
+            let ch = chaseCursor / Self.chaseSlotsPerChannel
+            let slot = chaseCursor % Self.chaseSlotsPerChannel
+            var message: MIDIShortMessage?
+            let status = UInt8(ch)
+            switch slot {
+            case 0, 1:  // bank select MSB, LSB before the program change
+                let cc = slot == 0 ? 0 : 32
+                let v = chase[ch * 128 + cc]
+                if v >= 0 { message = MIDIShortMessage(unchecked: 0xB0 | status, UInt8(cc), UInt8(v)) }
+            case 2:
+                let v = chase[2048 + ch]
+                if v >= 0 { message = MIDIShortMessage(unchecked: 0xC0 | status, UInt8(v), 0) }
+            case 3...130:
+                let cc = slot - 3
+                let v = chase[ch * 128 + cc]
+                if cc != 0 && cc != 32 && v >= 0 { message = MIDIShortMessage(unchecked: 0xB0 | status, UInt8(cc), UInt8(v)) }
+            case 131:
+                let v = chase[2064 + ch]
+                if v >= 0 { message = MIDIShortMessage(unchecked: 0xE0 | status, UInt8(v & 0x7F), UInt8(v >> 7)) }
+            default:
+                let v = chase[2080 + ch]
+                if v >= 0 { message = MIDIShortMessage(unchecked: 0xD0 | status, UInt8(v), 0) }
+            }
+            if let message {
+                guard count < maximumEventsPerBlock else { return }
+                output[count] = Event(frameOffset: 0, message: message, sysExIndex: -1)
+                count += 1
+            }
+            chaseCursor += 1
+        }
+        chaseCursor = -1
+    }
+
     private func firstIndex(atOrAfter frame: Int64) -> Int {
         var lo = 0, hi = frames.count
         while lo < hi {
@@ -227,6 +295,10 @@ public final class MIDISequencer {
         position = max(0, frame)
         nextIndex = firstIndex(atOrAfter: position)
         pendingNoteOffs = activeNoteCount > 0
+        if chasesControllers {
+            collectChaseState(upTo: nextIndex)
+            chaseCursor = 0
+        }
     }
 
     public func seek(toSeconds seconds: Double) { seek(toFrame: Self.frame(seconds: seconds, sampleRate: sampleRate)) }
