@@ -9,7 +9,7 @@ import Ariel
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// RIFF/WAVE decoding (`WAVAudio(decoding:)`).
     case wav
-    /// A live MIDI byte stream (`MIDIStreamParser`), fed in chunks, plus strict `MIDIMessage.decode`.
+    /// A live MIDI byte stream (`MIDIStreamParser`, byte by byte), plus strict `MIDIMessage.decode`.
     case midiStream
     /// Standard MIDI File reading (`MIDIFile(decoding:)`), then writing and re-reading what was read.
     case standardMIDIFile
