@@ -127,4 +127,31 @@ import Testing
         #expect(played[1].message == nil)
         #expect(s.sysExPayloads == [[0x7D, 1, 2]])
     }
+
+    @Test func splitSysExIsJoinedAndEscapedMessagesAreSent() {
+        let track = MIDIFileTrack(events: [
+            MIDIFileEvent(delta: 0, .sysEx([0x43, 0x12])),             // first packet, no F7
+            MIDIFileEvent(delta: 96, .escape([0x00, 0x43])),           // continuation
+            MIDIFileEvent(delta: 96, .escape([0x10, 0xF7])),           // last packet
+            MIDIFileEvent(delta: 96, .escape([0xF2, 0x08, 0x00, 0xFA])), // song position 8, then Start
+        ])
+        let file = MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(96), tracks: [track])
+        let s = MIDISequencerTestsPlayer.play(MIDISequencer(file: file, sampleRate: 1000))
+        #expect(s.payloads == [[0x43, 0x12, 0x00, 0x43, 0x10]])
+        // 96 ticks = 0.5 s at 120 BPM = 500 frames at 1 kHz.
+        #expect(s.events.map(\.frame) == [0, 1500, 1500])
+        #expect(s.events.map { $0.message?.status } == [nil, 0xF2, 0xFA])
+    }
+}
+
+enum MIDISequencerTestsPlayer {
+    static func play(_ s: MIDISequencer) -> (events: [(frame: Int64, message: MIDIShortMessage?)], payloads: [[UInt8]]) {
+        var out: [(Int64, MIDIShortMessage?)] = []
+        var frame: Int64 = 0
+        while !s.isFinished {
+            for e in s.nextBlock(frameCount: 64) { out.append((frame + Int64(e.frameOffset), e.message)) }
+            frame += 64
+        }
+        return (out, s.sysExPayloads)
+    }
 }

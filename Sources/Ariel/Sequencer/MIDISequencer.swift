@@ -11,8 +11,10 @@
 /// Limits: a block carries at most `maximumEventsPerBlock` events. Events beyond that stay pending
 /// and come out at offset 0 of the next block (late, not lost), counted in `lateEventCount`; only
 /// when that happens right before a loop jump are they dropped (`droppedEventCount`).
-/// Meta events are not output (tempo is already in the frame positions); F7 escape events are skipped;
-/// F0 SysEx events are output with `message == nil` and their payload in `sysExPayloads`.
+/// Meta events are not output (tempo is already in the frame positions). F0 SysEx events are output
+/// with `message == nil` and their payload in `sysExPayloads`; a SysEx split into F7 continuation
+/// packets is joined and sent at its first packet's time. Other F7 escape events are parsed and their
+/// messages (real-time, song position, tune request…) sent at the event's time.
 ///
 /// Looping and seeking silence hanging notes: when playback jumps, a note-off is sent at the jump
 /// for every note that was sounding (tracked per channel and key in a preallocated bit set).
@@ -82,6 +84,9 @@ public final class MIDISequencer {
         var order = 0
         for track in tracks {
             var tick = 0
+            // A SysEx split into an F0 packet and F7 continuation packets is joined and sent whole at
+            // the first packet's time.
+            var continuation: (tick: Int, order: Int, bytes: [UInt8])?
             for e in track.events {
                 tick += e.delta
                 lastTick = max(lastTick, tick)
@@ -91,8 +96,25 @@ public final class MIDISequencer {
                     if let s = m.shortMessage { items.append((tick, order, s, nil)) }
                     else if case .systemExclusive(let x) = m { items.append((tick, order, nil, x.payload)) }
                 case .sysEx(let data):
-                    items.append((tick, order, nil, data.last == 0xF7 ? Array(data.dropLast()) : data))
-                case .escape, .meta:
+                    if data.last == 0xF7 { items.append((tick, order, nil, Array(data.dropLast()))) }
+                    else { continuation = (tick, order, data) }
+                case .escape(let data):
+                    if var c = continuation {
+                        c.bytes += data
+                        if data.last == 0xF7 {
+                            items.append((c.tick, c.order, nil, Array(c.bytes.dropLast())))
+                            continuation = nil
+                        } else {
+                            continuation = c
+                        }
+                    } else {
+                        // Escaped messages (real-time, song position, tune request…) are sent as such.
+                        var parser = MIDIStreamParser(maximumSysExLength: 0)
+                        for b in data {
+                            if case .message(let m)? = parser.push(b) { items.append((tick, order, m, nil)) }
+                        }
+                    }
+                case .meta:
                     break
                 }
             }
