@@ -16,6 +16,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case noteName
     /// Hecate sound pack JSON (`SoundPack(json:)`).
     case soundPack
+    /// A live MIDI byte stream (`MIDIStreamParser`, byte by byte), plus strict `MIDIMessage.decode`.
+    case midiStream
+    /// Standard MIDI File reading (`MIDIFile(decoding:)`), then writing and re-reading what was read.
+    case standardMIDIFile
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -30,6 +34,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return (try? Pitch(parsing: text)) != nil
         case .soundPack:
             return (try? SoundPack(json: Data(bytes))) != nil
+        case .midiStream:
+            return FuzzTarget.runMIDIStream(bytes)
+        case .standardMIDIFile:
+            return FuzzTarget.runStandardMIDIFile(bytes)
         }
     }
 }
