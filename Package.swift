@@ -23,10 +23,14 @@ let package = Package(
         .target(name: "Touchstone"),
         // Synth engine, command queue, MIDI, offline rendering, WAV.
         .target(name: "Ariel", dependencies: ["Horatio", "Touchstone"]),
+        // Platform edge: JACK audio and MIDI. libjack is loaded at run time (no headers or library at build time).
+        .target(name: "CJACKLoader", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel"]),
         .executableTarget(
             name: "prospero",
             dependencies: [
                 "Horatio", "Touchstone", "Ariel",
+                "ProsperoJACK",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -37,5 +41,6 @@ let package = Package(
         .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone"]),
         .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
+        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "Ariel"]),
     ]
 )
