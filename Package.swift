@@ -41,6 +41,6 @@ let package = Package(
         .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone"]),
         .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
-        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "Ariel"]),
+        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel"]),
     ]
 )
