@@ -34,6 +34,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
+        .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see FUZZING in CONTRIBUTING.md).
         .target(name: "ProsperoFuzz", dependencies: ["Ariel"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
