@@ -9,6 +9,9 @@ import Glibc
 /// - `midi_out`: what the handler sends ("Prospero:midi_out");
 /// - `midi_in`: what the handler receives ("Prospero:midi_in").
 ///
+/// libjack (JACK 2) keeps one set of per-process globals for the server it first connects to:
+/// all clients that are open at the same time in one process must use the same server.
+///
 /// Use from one thread (open, ``activate(handler:)``, ``stop(timeout:)``, ``close()``);
 /// ``statistics``, ``serverShutdownReason`` and ``isServerGone`` may be read from any thread.
 public final class JACKClient: @unchecked Sendable {

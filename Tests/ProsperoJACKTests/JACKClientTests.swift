@@ -177,7 +177,8 @@ import Testing
         thread.start()
         try waitUntil("the session to play") { session.statistics.periods > 20 }
         let killed = ContinuousClock.now
-        server.jackd.stop(signal: signal)
+        if signal == SIGKILL { server.crash() } else { server.stop() }
+        defer { server.reclaimRegistrySlot() }
         try waitUntil("the session to end", timeout: .seconds(5)) { result.withLock { $0 != nil } }
         let reaction = ended.withLock { $0! } - killed
         #expect(reaction < .seconds(1), "session ended \(reaction) after the server was killed")
@@ -189,6 +190,44 @@ import Testing
         #expect(!reason.isEmpty)
         #expect(!outcome.isClean)
         #expect(lines.withLock { $0 }.contains { $0.hasPrefix("JACK server shut down") })
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func withReconnectTheSessionWaitsForTheServerAndContinues() throws {
+        var server = try JACKTestServer()
+        let name = server.name
+        let handler = ScriptedMIDIHandler()
+        let session = LiveSession(
+            handler: handler,
+            options: LiveSessionOptions(
+                client: server.configuration, duration: .seconds(30), reconnect: true,
+                reconnectInterval: .milliseconds(100), handlesSignals: false
+            ),
+            log: { _ in }
+        )
+        let result = Mutex<Result<LiveSessionOutcome, JACKError>?>(nil)
+        let thread = Thread {
+            let outcome = Result { () throws(JACKError) in try session.run() }
+            result.withLock { $0 = outcome }
+        }
+        thread.start()
+        defer {
+            session.requestStop()
+            _ = try? waitUntil("the session to end") { result.withLock { $0 != nil } }
+        }
+        try waitUntil("the session to play") { session.statistics.periods > 10 }
+        server.stop()
+        usleep(300_000)
+        #expect(result.withLock { $0 == nil }, "the session waits instead of ending")
+        server = try JACKTestServer(sampleRate: 44_100, named: name)
+        try waitUntil("the session to reconnect", timeout: .seconds(10)) {
+            session.reconnectionCount == 1 && session.statistics.periods > 10
+        }
+        session.requestStop()
+        try waitUntil("the session to end") { result.withLock { $0 != nil } }
+        #expect(try result.withLock { $0! }.get() == .stopRequested)
+        // Re-prepared for the new server's rate.
+        #expect(handler.prepares.withLock { $0.map(\.sampleRate) } == [48_000, 44_100])
     }
 
     @Test func aMissingServerGivesAClearError() throws {

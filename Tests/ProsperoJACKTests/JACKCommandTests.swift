@@ -2,7 +2,11 @@ import Foundation
 import Testing
 
 /// `prospero jack status` as a user runs it, against a dummy server.
-@Suite(.serialized) struct JACKCommandTests {
+///
+/// Part of the serialized JACKClientTests suite: libjack (JACK 2) keeps one set of per-process
+/// globals for the server it first connects to, so a process must not hold clients of two
+/// servers at once, and these tests probe their servers from this process.
+extension JACKClientTests {
     /// The `prospero` executable built next to this test bundle.
     static var prospero: URL? {
         let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
@@ -26,7 +30,7 @@ import Testing
                 String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
-    @Test(.enabled(if: Peers.runnable("jackd") && prospero != nil))
+    @Test(.enabled(if: Peers.runnable("jackd") && (Peers.required || JACKClientTests.prospero != nil)))
     func statusPrintsTheServersSettingsAndPorts() throws {
         let server = try JACKTestServer(sampleRate: 44_100, period: 128)
         let result = try Self.run(["jack", "status", "--server", server.name])
@@ -40,7 +44,7 @@ import Testing
         #expect(result.output.contains("MIDI outputs (sources): none"))
     }
 
-    @Test(.enabled(if: prospero != nil))
+    @Test(.enabled(if: Peers.required || JACKClientTests.prospero != nil))
     func statusWithoutAServerFailsWithAdvice() throws {
         let result = try Self.run(["jack", "status", "--server", "prospero-absent-\(getpid())"])
         #expect(result.status != 0)
@@ -48,7 +52,7 @@ import Testing
         #expect(result.error.contains("jackd -d dummy"))
     }
 
-    @Test(.enabled(if: prospero != nil))
+    @Test(.enabled(if: Peers.required || JACKClientTests.prospero != nil))
     func statusWithoutLibjackSaysJACKIsNotInstalled() throws {
         let result = try Self.run(["jack", "status"], environment: ["PROSPERO_LIBJACK": "/nonexistent/libjack.so.0"])
         #expect(result.status != 0)

@@ -91,17 +91,47 @@ final class JACKTestServer {
     let name: String
     let jackd: PeerProcess
 
-    init(sampleRate: Int = 48_000, period: Int = 256) throws {
+    /// Starts a server named `name`, by default a new unique one.
+    init(sampleRate: Int = 48_000, period: Int = 256, named: String? = nil) throws {
         let n = serverCounter.add(1, ordering: .relaxed).newValue
-        name = "prospero-test-\(getpid())-\(n)"
+        self.name = named ?? "prospero-test-\(getpid())-\(n)"
         jackd = try PeerProcess(
             "jackd",
             ["--no-realtime", "-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
             server: nil
         )
+        let name = self.name
         try waitUntil("jackd \(name) to accept clients") {
-            (try? JACKServerStatus.query(serverName: name, clientName: "probe")) != nil
+            guard jackd.process.isRunning else { return true }
+            return (try? JACKServerStatus.query(serverName: name, clientName: "probe")) != nil
         }
+        guard jackd.process.isRunning else {
+            throw ServerFailedToStart(name: name, output: jackd.readOutput())
+        }
+    }
+
+    struct ServerFailedToStart: Error, CustomStringConvertible {
+        var name: String
+        var output: String
+        var description: String { "jackd \(name) exited at startup:\n\(output)" }
+    }
+
+    /// Kills the server with SIGKILL, as a crash would.
+    ///
+    /// A killed jackd leaves its entry in JACK's shared server registry (8 slots per machine),
+    /// and only a server of the same name reclaims it; `reclaimRegistrySlot()` does that.
+    func crash() {
+        jackd.stop(signal: SIGKILL)
+        crashed = true
+    }
+
+    private var crashed = false
+
+    /// Starts and cleanly stops a server of the same name, freeing the registry slot a crash left.
+    func reclaimRegistrySlot() {
+        guard crashed, !jackd.process.isRunning else { return }
+        crashed = false
+        if let again = try? JACKTestServer(named: name) { again.stop() }
     }
 
     var configuration: JACKClient.Configuration { configuration(client: "Prospero") }
@@ -115,7 +145,15 @@ final class JACKTestServer {
         try PeerProcess(tool, arguments, server: name)
     }
 
-    func stop() { jackd.stop() }
+    /// Stops the server with SIGTERM (it unregisters itself); reclaims its slot if it had to be killed.
+    func stop() {
+        guard jackd.process.isRunning else { return }
+        jackd.stop()
+        if jackd.process.terminationReason == .uncaughtSignal && jackd.process.terminationStatus == SIGKILL {
+            crashed = true
+            reclaimRegistrySlot()
+        }
+    }
 
-    deinit { jackd.stop() }
+    deinit { stop() }
 }
