@@ -48,8 +48,14 @@ public final class JACKClient: @unchecked Sendable {
     /// Full names of this client's ports.
     public let ports: Ports
     package let connection: JACKConnection
-    private let state: JACKRealtimeState
-    private var handler: (any JACKProcessHandler)?
+    private let leftPort: OpaquePointer
+    private let rightPort: OpaquePointer
+    private let midiOutPort: OpaquePointer
+    private let midiInPort: OpaquePointer
+    /// Outlives activations, so that notes sounding at a failed stop are still known.
+    private let midiStorage = JACKMIDIOutputStorage()
+    /// The current (or last) activation's callback state; it also keeps the handler alive.
+    private var state: JACKRealtimeState?
     /// True between ``activate(handler:)`` and ``stop(timeout:)``.
     public private(set) var isActive = false
 
@@ -60,7 +66,6 @@ public final class JACKClient: @unchecked Sendable {
         self.configuration = configuration
         connection = try JACKConnection(clientName: configuration.clientName, serverName: configuration.serverName)
         let handle = connection.handle
-        let state = JACKRealtimeState()
         func register(_ name: String, _ type: JACKPortType, output: Bool) throws(JACKError) -> OpaquePointer {
             let flags = UInt(output ? PJJackPortIsOutput : PJJackPortIsInput)
             let port = name.withCString { n in
@@ -69,26 +74,15 @@ public final class JACKClient: @unchecked Sendable {
             guard let port else { throw .portRegistrationFailed(port: name) }
             return port
         }
-        state.leftPort = try register(PortName.leftOutput, .audio, output: true)
-        state.rightPort = try register(PortName.rightOutput, .audio, output: true)
-        state.midiOutPort = try register(PortName.midiOutput, .midi, output: true)
-        state.midiInPort = try register(PortName.midiInput, .midi, output: false)
-        let fullName = { (port: OpaquePointer?) in String(cString: pj_jack_port_name(port)) }
+        leftPort = try register(PortName.leftOutput, .audio, output: true)
+        rightPort = try register(PortName.rightOutput, .audio, output: true)
+        midiOutPort = try register(PortName.midiOutput, .midi, output: true)
+        midiInPort = try register(PortName.midiInput, .midi, output: false)
+        let fullName = { (port: OpaquePointer) in String(cString: pj_jack_port_name(port)) }
         ports = Ports(
-            leftOutput: fullName(state.leftPort), rightOutput: fullName(state.rightPort),
-            midiOutput: fullName(state.midiOutPort), midiInput: fullName(state.midiInPort)
+            leftOutput: fullName(leftPort), rightOutput: fullName(rightPort),
+            midiOutput: fullName(midiOutPort), midiInput: fullName(midiInPort)
         )
-        self.state = state
-        let arg = Unmanaged.passUnretained(state).toOpaque()
-        _ = pj_jack_set_process_callback(handle, jackProcessCallback, arg)
-        _ = pj_jack_set_xrun_callback(handle, jackXrunCallback, arg)
-        _ = pj_jack_set_buffer_size_callback(handle, jackBufferSizeCallback, arg)
-        _ = pj_jack_set_sample_rate_callback(handle, jackSampleRateCallback, arg)
-        if pj_jack_has_info_shutdown() != 0 {
-            pj_jack_on_info_shutdown(handle, jackInfoShutdownCallback, arg)
-        } else {
-            pj_jack_on_shutdown(handle, jackShutdownCallback, arg)
-        }
     }
 
     deinit { close() }
@@ -104,27 +98,42 @@ public final class JACKClient: @unchecked Sendable {
     /// DSP load of the whole graph, in percent of a period.
     public var cpuLoad: Double { connection.cpuLoad }
     /// Counters of the running client; any thread.
-    public var statistics: JACKClientStatistics { state.statistics }
-    /// True once the server has shut down or died; any thread.
-    public var isServerGone: Bool { state.serverGone.load(ordering: .acquiring) }
+    public var statistics: JACKClientStatistics { state?.statistics ?? JACKClientStatistics() }
+    /// True once the server has shut down or died while the client was active; any thread.
+    public var isServerGone: Bool { state?.serverGone.load(ordering: .acquiring) ?? false }
     /// Why the server went away, once ``isServerGone``; any thread.
     public var serverShutdownReason: String? {
-        isServerGone ? String(cString: state.shutdownReason) : nil
+        guard let state, state.serverGone.load(ordering: .acquiring) else { return nil }
+        return String(cString: state.shutdownReason)
     }
 
-    /// Prepares `handler` for the server's sample rate and period and starts processing.
-    /// The client keeps `handler` alive until it closes.
-    public func activate(handler: any JACKProcessHandler) throws(JACKError) {
-        precondition(!isActive, "JACKClient.activate called twice")
+    /// Prepares `handler` for the server's sample rate and period, installs the callbacks and
+    /// starts processing. The client keeps `handler` alive until the next activation or close.
+    public func activate(handler: some JACKProcessHandler) throws(JACKError) {
+        precondition(!isActive, "JACKClient.activate called while active")
         let rate = sampleRate
         let frames = bufferSize
         handler.prepare(sampleRate: Double(rate), maximumFrames: frames)
-        self.handler = handler
-        state.handler = handler
+        let state = JACKHandlerState(
+            handler: handler, leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
+            midiInPort: midiInPort, midiStorage: midiStorage
+        )
         state.preparedSampleRate.store(rate, ordering: .relaxed)
         state.preparedFrames.store(frames, ordering: .relaxed)
-        state.stopPhase.store(0, ordering: .relaxed)
-        let code = pj_jack_activate(connection.handle)
+        // Callbacks may only be set while the client is inactive; each activation brings its own state.
+        let handle = connection.handle
+        let arg = Unmanaged.passUnretained(state as JACKRealtimeState).toOpaque()
+        _ = pj_jack_set_process_callback(handle, jackProcessCallback, arg)
+        _ = pj_jack_set_xrun_callback(handle, jackXrunCallback, arg)
+        _ = pj_jack_set_buffer_size_callback(handle, jackBufferSizeCallback, arg)
+        _ = pj_jack_set_sample_rate_callback(handle, jackSampleRateCallback, arg)
+        if pj_jack_has_info_shutdown() != 0 {
+            pj_jack_on_info_shutdown(handle, jackInfoShutdownCallback, arg)
+        } else {
+            pj_jack_on_shutdown(handle, jackShutdownCallback, arg)
+        }
+        self.state = state
+        let code = pj_jack_activate(handle)
         guard code == 0 else { throw .activationFailed(code: code) }
         isActive = true
     }
@@ -135,7 +144,7 @@ public final class JACKClient: @unchecked Sendable {
     /// (less when the server is gone). Returns true when the final period ran.
     @discardableResult
     public func stop(timeout: Duration = .milliseconds(1000)) -> Bool {
-        guard isActive else { return false }
+        guard isActive, let state else { return false }
         isActive = false
         var finalPeriodRan = false
         if !isServerGone {
@@ -157,7 +166,7 @@ public final class JACKClient: @unchecked Sendable {
         if !isServerGone {
             _ = pj_jack_deactivate(connection.handle)
         } else {
-            state.midiStorage.forgetSoundingNotes()
+            midiStorage.forgetSoundingNotes()
         }
         return finalPeriodRan
     }
@@ -190,7 +199,7 @@ public final class JACKClient: @unchecked Sendable {
     public var playbackLatency: ClosedRange<Int> {
         var low = Int.max
         var high = 0
-        for port in [state.leftPort, state.rightPort] {
+        for port in [leftPort, rightPort] {
             var range = pj_jack_latency_range_t()
             pj_jack_port_get_latency_range(port, Int32(PJJackPlaybackLatency), &range)
             low = min(low, Int(range.min))

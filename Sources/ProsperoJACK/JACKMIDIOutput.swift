@@ -83,7 +83,7 @@ public struct JACKMIDIOutput {
                     send(0x80 | UInt8(channel), UInt8(note), 64, atFrame: frame)
                 }
             }
-            if storage.channelsNeedingAllNotesOff & (1 << channel) != 0 {
+            if storage.sounding[JACKMIDIOutputStorage.usedChannelsWord] & (1 << UInt64(channel)) != 0 {
                 send(0xB0 | UInt8(channel), 123, 0, atFrame: frame)
             }
         }
@@ -125,11 +125,11 @@ public struct JACKMIDIOutput {
             storage.sounding[channel * 2] = 0
             storage.sounding[channel * 2 + 1] = 0
             if data1 == 123 {
-                storage.channelsNeedingAllNotesOff &= ~(1 << UInt16(channel))
+                storage.sounding[JACKMIDIOutputStorage.usedChannelsWord] &= ~(1 << UInt64(channel))
                 return
             }
         }
-        storage.channelsNeedingAllNotesOff |= 1 << UInt16(channel)
+        storage.sounding[JACKMIDIOutputStorage.usedChannelsWord] |= 1 << UInt64(channel)
     }
 
     /// Sorts the staged messages by frame, keeping send order for equal frames, and hands

@@ -20,10 +20,11 @@ package final class JACKMIDIOutputStorage: @unchecked Sendable {
     @usableFromInline let byteCapacity: Int
     @usableFromInline let events: UnsafeMutablePointer<StagedEvent>
     @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
-    /// Two 64-bit words per channel: bit n set while note n sounds.
+    /// Two 64-bit words per channel: bit n set while note n sounds. Word 32: bit c set when
+    /// channel c carried a channel message since its last All Notes Off (CC 123).
+    /// Raw memory rather than stored `var`s, so the audio thread pays no exclusivity checks.
     @usableFromInline let sounding: UnsafeMutablePointer<UInt64>
-    /// Bit c set when channel c carried a channel message since its last All Notes Off (CC 123).
-    @usableFromInline var channelsNeedingAllNotesOff: UInt16 = 0
+    @usableFromInline static var usedChannelsWord: Int { 32 }
 
     @usableFromInline
     package init(eventCapacity: Int = 2048, byteCapacity: Int = 32_768) {
@@ -32,8 +33,8 @@ package final class JACKMIDIOutputStorage: @unchecked Sendable {
         self.byteCapacity = byteCapacity
         events = .allocate(capacity: eventCapacity)
         bytes = .allocate(capacity: byteCapacity)
-        sounding = .allocate(capacity: 32)
-        sounding.initialize(repeating: 0, count: 32)
+        sounding = .allocate(capacity: 33)
+        sounding.initialize(repeating: 0, count: 33)
     }
 
     deinit {
@@ -44,8 +45,7 @@ package final class JACKMIDIOutputStorage: @unchecked Sendable {
 
     /// Forgets sounding notes (after the server went away and nothing can be sent).
     package func forgetSoundingNotes() {
-        sounding.update(repeating: 0, count: 32)
-        channelsNeedingAllNotesOff = 0
+        sounding.update(repeating: 0, count: 33)
     }
 
     /// A fresh output for one period of `frameCount` frames.

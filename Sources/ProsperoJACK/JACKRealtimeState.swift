@@ -2,18 +2,18 @@ import CJACKLoader
 import Glibc
 import Synchronization
 
-/// Everything JACK's callbacks touch, reached through their `void *arg` as an unretained
-/// pointer. Lives as long as the client handle (the client closes before releasing it).
-final class JACKRealtimeState: @unchecked Sendable {
-    // Set before activation, read on the audio thread.
-    var leftPort: OpaquePointer?
-    var rightPort: OpaquePointer?
-    var midiOutPort: OpaquePointer?
-    var midiInPort: OpaquePointer?
-    /// Unowned so that the audio thread never touches a reference count; ``JACKClient`` keeps it alive.
-    unowned(unsafe) var handler: (any JACKProcessHandler)?
-
-    let midiStorage = JACKMIDIOutputStorage()
+/// Everything JACK's callbacks touch during one activation, reached through their `void *arg`
+/// as an unretained pointer. The client deactivates (or the server is gone) before releasing it.
+///
+/// The handler lives in the generic subclass ``JACKHandlerState`` as a `let` of its concrete
+/// type, and every property the audio thread reads is a `let`: the process callback then needs
+/// no reference counting, no exclusivity checks and no existential, only one class-method call.
+class JACKRealtimeState: @unchecked Sendable {
+    let leftPort: OpaquePointer
+    let rightPort: OpaquePointer
+    let midiOutPort: OpaquePointer
+    let midiInPort: OpaquePointer
+    let midiStorage: JACKMIDIOutputStorage
 
     let xruns = Atomic<Int>(0)
     let periods = Atomic<Int>(0)
@@ -39,12 +39,30 @@ final class JACKRealtimeState: @unchecked Sendable {
     let preparedFrames = Atomic<Int>(0)
     let preparedSampleRate = Atomic<Int>(0)
 
-    init() {
+    init(
+        leftPort: OpaquePointer, rightPort: OpaquePointer, midiOutPort: OpaquePointer,
+        midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage
+    ) {
+        self.leftPort = leftPort
+        self.rightPort = rightPort
+        self.midiOutPort = midiOutPort
+        self.midiInPort = midiInPort
+        self.midiStorage = midiStorage
         shutdownReason = .allocate(capacity: Self.reasonCapacity)
         shutdownReason.initialize(repeating: 0, count: Self.reasonCapacity)
     }
 
     deinit { shutdownReason.deallocate() }
+
+    // Overridden by JACKHandlerState with direct calls to its handler.
+    func render(
+        frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+        midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput
+    ) {}
+
+    func renderStopping(midiOut: inout JACKMIDIOutput) {}
+
+    func prepareHandler(sampleRate: Double, maximumFrames: Int) {}
 
     var statistics: JACKClientStatistics {
         let count = periods.load(ordering: .relaxed)
@@ -65,7 +83,7 @@ final class JACKRealtimeState: @unchecked Sendable {
     // MARK: Audio thread
 
     /// One JACK period. Never allocates, locks, logs or throws.
-    func process(_ nframes: UInt32) -> Int32 {
+    final func process(_ nframes: UInt32) -> Int32 {
         let started = pj_monotonic_nanoseconds()
         let fpu = pj_fpu_enable_flush_to_zero()
         let n = Int(nframes)
@@ -84,11 +102,11 @@ final class JACKRealtimeState: @unchecked Sendable {
 
         inProcess.store(true, ordering: .sequentiallyConsistent)
         let phase = stopPhase.load(ordering: .acquiring)
-        if phase < 2, let handler, !preparing.load(ordering: .sequentiallyConsistent),
+        if phase < 2, !preparing.load(ordering: .sequentiallyConsistent),
            n <= preparedFrames.load(ordering: .relaxed) {
             let input = JACKMIDIInput(portBuffer: midiInBuffer, count: Int(pj_jack_midi_get_event_count(midiInBuffer)))
             var output = midiStorage.makeOutput(frameCount: n)
-            handler.process(frameCount: n, left: left, right: right, midiIn: input, midiOut: &output)
+            render(frameCount: n, left: left, right: right, midiIn: input, midiOut: &output)
             if !Self.isFinite(left, n) || !Self.isFinite(right, n) {
                 left.update(repeating: 0, count: n)
                 right.update(repeating: 0, count: n)
@@ -102,7 +120,7 @@ final class JACKRealtimeState: @unchecked Sendable {
                     left[i] *= gain
                     right[i] *= gain
                 }
-                handler.stopping(midiOut: &output)
+                renderStopping(midiOut: &output)
                 output.releaseAllSoundingNotes(atFrame: n - 1)
             }
             let refused = output.flush { frame, bytes in
@@ -140,8 +158,7 @@ final class JACKRealtimeState: @unchecked Sendable {
     // MARK: Notification threads
 
     /// Prepares the handler for a new sample rate or period size while `process` is kept out.
-    func reprepare(sampleRate: Int, maximumFrames: Int) {
-        guard let handler else { return }
+    final func reprepare(sampleRate: Int, maximumFrames: Int) {
         guard sampleRate != preparedSampleRate.load(ordering: .relaxed)
                 || maximumFrames != preparedFrames.load(ordering: .relaxed) else { return }
         preparing.store(true, ordering: .sequentiallyConsistent)
@@ -151,20 +168,51 @@ final class JACKRealtimeState: @unchecked Sendable {
             usleep(500)
             waited += 1
         }
-        handler.prepare(sampleRate: Double(sampleRate), maximumFrames: maximumFrames)
+        prepareHandler(sampleRate: Double(sampleRate), maximumFrames: maximumFrames)
         preparedSampleRate.store(sampleRate, ordering: .relaxed)
         preparedFrames.store(maximumFrames, ordering: .relaxed)
         reprepareCount.add(1, ordering: .relaxed)
         preparing.store(false, ordering: .sequentiallyConsistent)
     }
 
-    func serverShutDown(reason: UnsafePointer<CChar>?) {
+    final func serverShutDown(reason: UnsafePointer<CChar>?) {
         if let reason {
             strncpy(shutdownReason, reason, Self.reasonCapacity - 1)
         } else {
             strncpy(shutdownReason, "the server shut down", Self.reasonCapacity - 1)
         }
         serverGone.store(true, ordering: .releasing)
+    }
+}
+
+/// The state of an activation with a handler of concrete type `Handler`.
+final class JACKHandlerState<Handler: JACKProcessHandler>: JACKRealtimeState, @unchecked Sendable {
+    let handler: Handler
+
+    init(
+        handler: Handler, leftPort: OpaquePointer, rightPort: OpaquePointer, midiOutPort: OpaquePointer,
+        midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage
+    ) {
+        self.handler = handler
+        super.init(
+            leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
+            midiInPort: midiInPort, midiStorage: midiStorage
+        )
+    }
+
+    override func render(
+        frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+        midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput
+    ) {
+        handler.process(frameCount: frameCount, left: left, right: right, midiIn: midiIn, midiOut: &midiOut)
+    }
+
+    override func renderStopping(midiOut: inout JACKMIDIOutput) {
+        handler.stopping(midiOut: &midiOut)
+    }
+
+    override func prepareHandler(sampleRate: Double, maximumFrames: Int) {
+        handler.prepare(sampleRate: sampleRate, maximumFrames: maximumFrames)
     }
 }
 
@@ -180,23 +228,25 @@ let jackXrunCallback: pj_jack_xrun_callback = { arg in
 }
 
 let jackBufferSizeCallback: pj_jack_nframes_callback = { nframes, arg in
-    let state = Unmanaged<JACKRealtimeState>.fromOpaque(arg!).takeUnretainedValue()
-    let rate = state.preparedSampleRate.load(ordering: .relaxed)
-    if rate > 0 { state.reprepare(sampleRate: rate, maximumFrames: Int(nframes)) }
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { state in
+        let rate = state.preparedSampleRate.load(ordering: .relaxed)
+        if rate > 0 { state.reprepare(sampleRate: rate, maximumFrames: Int(nframes)) }
+    }
     return 0
 }
 
 let jackSampleRateCallback: pj_jack_nframes_callback = { rate, arg in
-    let state = Unmanaged<JACKRealtimeState>.fromOpaque(arg!).takeUnretainedValue()
-    let frames = state.preparedFrames.load(ordering: .relaxed)
-    if frames > 0 { state.reprepare(sampleRate: Int(rate), maximumFrames: frames) }
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { state in
+        let frames = state.preparedFrames.load(ordering: .relaxed)
+        if frames > 0 { state.reprepare(sampleRate: Int(rate), maximumFrames: frames) }
+    }
     return 0
 }
 
 let jackInfoShutdownCallback: pj_jack_info_shutdown_callback = { _, reason, arg in
-    Unmanaged<JACKRealtimeState>.fromOpaque(arg!).takeUnretainedValue().serverShutDown(reason: reason)
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { $0.serverShutDown(reason: reason) }
 }
 
 let jackShutdownCallback: pj_jack_shutdown_callback = { arg in
-    Unmanaged<JACKRealtimeState>.fromOpaque(arg!).takeUnretainedValue().serverShutDown(reason: nil)
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { $0.serverShutDown(reason: nil) }
 }

@@ -279,9 +279,10 @@ import Testing
         let handler = ScriptedMIDIHandler()
         try client.activate(handler: handler)
         try waitUntil("periods") { client.statistics.periods > 10 }
-        #expect(client.statistics.xruns == 0)
+        // A loaded host may already have caused xruns; the stall must add at least one.
+        let before = client.statistics.xruns
         handler.stalls.store(1, ordering: .relaxed)
-        try waitUntil("an xrun to be reported") { client.statistics.xruns > 0 }
+        try waitUntil("an xrun to be reported") { client.statistics.xruns > before }
         client.close()
     }
 }
