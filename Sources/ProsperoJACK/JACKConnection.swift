@@ -81,7 +81,8 @@ package final class JACKConnection {
     /// already connected pair succeeds.
     package func connect(_ source: String, to destination: String) throws(JACKError) {
         guard let from = portInfo(named: source) else {
-            throw .portNotFound(name: source, available: portNames(isInput: false))
+            // Offer the sources that could feed this destination.
+            throw .portNotFound(name: source, available: portNames(type: portInfo(named: destination)?.type, isInput: false))
         }
         guard let to = portInfo(named: destination) else {
             throw .portNotFound(name: destination, available: portNames(type: from.type, isInput: true))

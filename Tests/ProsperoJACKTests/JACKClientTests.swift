@@ -230,6 +230,61 @@ import Testing
         #expect(handler.prepares.withLock { $0.map(\.sampleRate) } == [48_000, 44_100])
     }
 
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func sessionReportsItsSetupConnectsAudioAndEndsAfterItsDuration() throws {
+        let server = try JACKTestServer()
+        let lines = Mutex<[String]>([])
+        let session = LiveSession(
+            handler: SineHandler(leftFrequency: 440, rightFrequency: 440, peakDBFS: -20),
+            options: LiveSessionOptions(client: server.configuration, duration: .milliseconds(500), handlesSignals: false),
+            log: { line in lines.withLock { $0.append(line) } }
+        )
+        let outcome = try session.run()
+        #expect(outcome == .durationElapsed)
+        #expect(outcome.isClean)
+        let log = lines.withLock { $0 }.joined(separator: "\n")
+        #expect(log.contains("Connected to JACK server \"\(server.name)\" as \"Prospero\": 48000 Hz, period 256 frames (5.33 ms), realtime no"), "\(log)")
+        #expect(log.contains("Prospero:out_left → system:playback_1"))
+        #expect(log.contains("Prospero:out_right → system:playback_2"))
+        #expect(log.contains("Prospero:midi_in (not connected)"))
+        #expect(log.contains("playback latency"))
+        #expect(log.contains("Stopped (duration elapsed)"))
+        // About 0.5 s of 256-frame periods at 48 kHz (94); bounds only guard against nonsense.
+        #expect((40...400).contains(session.statistics.periods))
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func sessionEndsCleanlyOnSIGTERM() throws {
+        let server = try JACKTestServer()
+        let session = LiveSession(
+            handler: SineHandler(leftFrequency: 440, rightFrequency: 440, peakDBFS: -20),
+            options: LiveSessionOptions(client: server.configuration, duration: .seconds(30), handlesSignals: true),
+            log: { _ in }
+        )
+        let result = Mutex<Result<LiveSessionOutcome, JACKError>?>(nil)
+        let thread = Thread {
+            let outcome = Result { () throws(JACKError) in try session.run() }
+            result.withLock { $0 = outcome }
+        }
+        thread.start()
+        try waitUntil("the session to play") { session.statistics.periods > 10 }
+        kill(getpid(), SIGTERM) // caught by the session's trap while it runs
+        try waitUntil("the session to end") { result.withLock { $0 != nil } }
+        #expect(try result.withLock { $0! }.get() == .interrupted(signal: SIGTERM))
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func anUnknownMIDIPortIsAnErrorNamingTheAvailableOnes() throws {
+        let server = try JACKTestServer()
+        let session = LiveSession(
+            handler: SineHandler(leftFrequency: 440, rightFrequency: 440, peakDBFS: -20),
+            options: LiveSessionOptions(client: server.configuration, midiInputSources: ["keyboard:out"], handlesSignals: false),
+            log: { _ in }
+        )
+        // Only MIDI sources are offered for a MIDI input.
+        #expect(throws: JACKError.portNotFound(name: "keyboard:out", available: ["Prospero:midi_out"])) { try session.run() }
+    }
+
     @Test func aMissingServerGivesAClearError() throws {
         let name = "prospero-absent-\(getpid())"
         do {
