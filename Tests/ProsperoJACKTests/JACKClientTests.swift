@@ -181,6 +181,7 @@ import Testing
         defer { server.reclaimRegistrySlot() }
         try waitUntil("the session to end", timeout: .seconds(5)) { result.withLock { $0 != nil } }
         let reaction = ended.withLock { $0! } - killed
+        print("session ended \(reaction) after jackd got signal \(signal)")
         #expect(reaction < .seconds(1), "session ended \(reaction) after the server was killed")
         let outcome = try result.withLock { $0! }.get()
         guard case .serverShutDown(let reason) = outcome else {
@@ -283,6 +284,23 @@ import Testing
         )
         // Only MIDI sources are offered for a MIDI input.
         #expect(throws: JACKError.portNotFound(name: "keyboard:out", available: ["Prospero:midi_out"])) { try session.run() }
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func midiBeyondCapacityIsDroppedAndCountedWhilePlayingGoesOn() throws {
+        let server = try JACKTestServer()
+        let client = try JACKClient(configuration: server.configuration)
+        // 3000 messages in one period: 2048 fit the staging buffer, the rest are dropped.
+        let handler = ScriptedMIDIHandler(script: (0..<3000).map { TimedMIDI(frame: 5, bytes: [0xB0, 1, UInt8($0 % 128)]) })
+        try client.activate(handler: handler)
+        handler.armed.store(true, ordering: .releasing)
+        try waitUntil("the script to play") { handler.scriptFinished.load(ordering: .acquiring) }
+        let periods = client.statistics.periods
+        try waitUntil("more periods") { client.statistics.periods > periods + 5 }
+        let dropped = client.statistics.midiOutputDropped
+        client.close()
+        #expect(dropped >= 3000 - 2048)
+        #expect(dropped < 3000)
     }
 
     @Test func aMissingServerGivesAClearError() throws {
