@@ -177,7 +177,8 @@ import Testing
         thread.start()
         try waitUntil("the session to play") { session.statistics.periods > 20 }
         let killed = ContinuousClock.now
-        if signal == SIGKILL { server.crash() } else { server.stop() }
+        // SIGTERM: jackd tells its clients, then takes a while to exit (not waited for here).
+        if signal == SIGKILL { server.crash() } else { kill(server.jackd.pid, SIGTERM) }
         defer { server.reclaimRegistrySlot() }
         try waitUntil("the session to end", timeout: .seconds(5)) { result.withLock { $0 != nil } }
         let reaction = ended.withLock { $0! } - killed
