@@ -54,8 +54,15 @@ final class PeerProcess {
     init(_ tool: String, _ arguments: [String], server: String?) throws {
         guard let path = Peers.path(of: tool) else { throw PeerMissing(tool: tool) }
         name = tool
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        if let setpriv = Peers.path(of: "setpriv") {
+            // The peer gets SIGTERM if this test process dies, so a crashed run leaves no jackd
+            // behind holding a slot of JACK's 8-server registry (setpriv execs: same pid).
+            process.executableURL = URL(fileURLWithPath: setpriv)
+            process.arguments = ["--pdeathsig", "TERM", path] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         if let server { environment["JACK_DEFAULT_SERVER"] = server }
         environment["JACK_NO_START_SERVER"] = "1"
