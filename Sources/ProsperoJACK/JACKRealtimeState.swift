@@ -130,6 +130,17 @@ class JACKRealtimeState: @unchecked Sendable {
             if dropped > 0 { midiOutputDropped.add(dropped, ordering: .relaxed) }
         } else if phase < 2 {
             skippedPeriods.add(1, ordering: .relaxed)
+            if phase == 1 {
+                // Stopping while the handler cannot run: still end what was sounding.
+                var output = midiStorage.makeOutput(frameCount: n)
+                output.releaseAllSoundingNotes(atFrame: n - 1)
+                let refused = output.flush { frame, bytes in
+                    pj_jack_midi_event_write(midiOutBuffer, frame, bytes.baseAddress, bytes.count) == 0
+                }
+                if refused + output.droppedCount > 0 {
+                    midiOutputDropped.add(refused + output.droppedCount, ordering: .relaxed)
+                }
+            }
         }
         inProcess.store(false, ordering: .sequentiallyConsistent)
         if phase == 1 { stopPhase.store(2, ordering: .releasing) }

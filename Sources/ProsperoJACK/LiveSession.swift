@@ -155,7 +155,7 @@ public final class LiveSession: @unchecked Sendable {
         let latency = client.playbackLatency
         if latency.upperBound > 0 {
             log("  playback latency \(latency.lowerBound == latency.upperBound ? "\(latency.upperBound)" : "\(latency.lowerBound)…\(latency.upperBound)") frames "
-                + "(\(Self.milliseconds(frames: latency.upperBound, rate: rate))) after one period of processing")
+                + "(\(Self.milliseconds(frames: latency.upperBound, rate: rate))) from these outputs to the hardware")
         } else {
             log("  playback latency: one period (\(Self.milliseconds(frames: period, rate: rate))); outputs not connected to hardware")
         }
