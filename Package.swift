@@ -26,13 +26,19 @@ let package = Package(
         .target(name: "Ariel", dependencies: ["Horatio", "Touchstone"]),
         // Face-controlled chord synthesizer.
         .target(name: "Hecate", dependencies: ["Horatio"]),
+        // Platform edge: JACK audio and MIDI. libjack is loaded at run time (no headers or library at build time).
+        .target(name: "CJACKLoader", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel"]),
         .executableTarget(
             name: "prospero",
             dependencies: [
                 "Horatio", "Touchstone", "Ariel",
+                "ProsperoJACK",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
+        .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see FUZZING in CONTRIBUTING.md).
         .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Hecate"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
@@ -41,5 +47,6 @@ let package = Package(
         .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio"]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
+        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel"]),
     ]
 )

@@ -1,0 +1,263 @@
+import CJACKLoader
+import Glibc
+import Synchronization
+
+/// Everything JACK's callbacks touch during one activation, reached through their `void *arg`
+/// as an unretained pointer. The client deactivates (or the server is gone) before releasing it.
+///
+/// The handler lives in the generic subclass ``JACKHandlerState`` as a `let` of its concrete
+/// type, and every property the audio thread reads is a `let`: the process callback then needs
+/// no reference counting, no exclusivity checks and no existential, only one class-method call.
+class JACKRealtimeState: @unchecked Sendable {
+    let leftPort: OpaquePointer
+    let rightPort: OpaquePointer
+    let midiOutPort: OpaquePointer
+    let midiInPort: OpaquePointer
+    let midiStorage: JACKMIDIOutputStorage
+
+    let xruns = Atomic<Int>(0)
+    let periods = Atomic<Int>(0)
+    let frames = Atomic<Int>(0)
+    let longestCallback = Atomic<Int>(0)
+    let totalCallback = Atomic<Int>(0)
+    let midiOutputDropped = Atomic<Int>(0)
+    let midiInputLost = Atomic<Int>(0)
+    let silencedPeriods = Atomic<Int>(0)
+    let skippedPeriods = Atomic<Int>(0)
+    let reprepareCount = Atomic<Int>(0)
+
+    /// Set by the server's shutdown callback; `shutdownReason` is written before it.
+    let serverGone = Atomic<Bool>(false)
+    let shutdownReason: UnsafeMutablePointer<CChar>
+    static let reasonCapacity = 512
+
+    /// 0 playing, 1 stop requested (the next period is the final one), 2 final period done.
+    let stopPhase = Atomic<Int>(0)
+    /// Re-preparation and process exclude each other without a lock (Dekker-style, sequentially consistent).
+    let preparing = Atomic<Bool>(false)
+    let inProcess = Atomic<Bool>(false)
+    let preparedFrames = Atomic<Int>(0)
+    let preparedSampleRate = Atomic<Int>(0)
+
+    init(
+        leftPort: OpaquePointer, rightPort: OpaquePointer, midiOutPort: OpaquePointer,
+        midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage
+    ) {
+        self.leftPort = leftPort
+        self.rightPort = rightPort
+        self.midiOutPort = midiOutPort
+        self.midiInPort = midiInPort
+        self.midiStorage = midiStorage
+        shutdownReason = .allocate(capacity: Self.reasonCapacity)
+        shutdownReason.initialize(repeating: 0, count: Self.reasonCapacity)
+    }
+
+    deinit { shutdownReason.deallocate() }
+
+    // Overridden by JACKHandlerState with direct calls to its handler.
+    func render(
+        frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+        midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput
+    ) {}
+
+    func renderStopping(midiOut: inout JACKMIDIOutput) {}
+
+    func prepareHandler(sampleRate: Double, maximumFrames: Int) {}
+
+    var statistics: JACKClientStatistics {
+        let count = periods.load(ordering: .relaxed)
+        return JACKClientStatistics(
+            xruns: xruns.load(ordering: .relaxed),
+            periods: count,
+            frames: frames.load(ordering: .relaxed),
+            longestCallbackNanoseconds: longestCallback.load(ordering: .relaxed),
+            averageCallbackNanoseconds: count > 0 ? totalCallback.load(ordering: .relaxed) / count : 0,
+            midiOutputDropped: midiOutputDropped.load(ordering: .relaxed),
+            midiInputLost: midiInputLost.load(ordering: .relaxed),
+            silencedPeriods: silencedPeriods.load(ordering: .relaxed),
+            skippedPeriods: skippedPeriods.load(ordering: .relaxed),
+            reprepareCount: reprepareCount.load(ordering: .relaxed)
+        )
+    }
+
+    // MARK: Audio thread
+
+    /// One JACK period. Never allocates, locks, logs or throws.
+    final func process(_ nframes: UInt32) -> Int32 {
+        let started = pj_monotonic_nanoseconds()
+        let fpu = pj_fpu_enable_flush_to_zero()
+        let n = Int(nframes)
+        guard let leftRaw = pj_jack_port_get_buffer(leftPort, nframes),
+              let rightRaw = pj_jack_port_get_buffer(rightPort, nframes) else {
+            pj_fpu_restore(fpu)
+            return 0
+        }
+        let left = leftRaw.assumingMemoryBound(to: Float.self)
+        let right = rightRaw.assumingMemoryBound(to: Float.self)
+        left.update(repeating: 0, count: n)
+        right.update(repeating: 0, count: n)
+        let midiOutBuffer = pj_jack_port_get_buffer(midiOutPort, nframes)
+        pj_jack_midi_clear_buffer(midiOutBuffer)
+        let midiInBuffer = pj_jack_port_get_buffer(midiInPort, nframes)
+
+        inProcess.store(true, ordering: .sequentiallyConsistent)
+        let phase = stopPhase.load(ordering: .acquiring)
+        if phase < 2, !preparing.load(ordering: .sequentiallyConsistent),
+           n <= preparedFrames.load(ordering: .relaxed) {
+            let input = JACKMIDIInput(portBuffer: midiInBuffer, count: Int(pj_jack_midi_get_event_count(midiInBuffer)))
+            var output = midiStorage.makeOutput(frameCount: n)
+            render(frameCount: n, left: left, right: right, midiIn: input, midiOut: &output)
+            if !Self.isFinite(left, n) || !Self.isFinite(right, n) {
+                left.update(repeating: 0, count: n)
+                right.update(repeating: 0, count: n)
+                silencedPeriods.add(1, ordering: .relaxed)
+            }
+            if phase == 1 {
+                // The last period fades to silence so that stopping never clicks.
+                let step = 1 / Float(n)
+                for i in 0..<n {
+                    let gain = Float(n - 1 - i) * step
+                    left[i] *= gain
+                    right[i] *= gain
+                }
+                renderStopping(midiOut: &output)
+                output.releaseAllSoundingNotes(atFrame: n - 1)
+            }
+            let refused = output.flush { frame, bytes in
+                pj_jack_midi_event_write(midiOutBuffer, frame, bytes.baseAddress, bytes.count) == 0
+            }
+            let dropped = refused + output.droppedCount
+            if dropped > 0 { midiOutputDropped.add(dropped, ordering: .relaxed) }
+        } else if phase < 2 {
+            skippedPeriods.add(1, ordering: .relaxed)
+            if phase == 1 {
+                // Stopping while the handler cannot run: still end what was sounding.
+                var output = midiStorage.makeOutput(frameCount: n)
+                output.releaseAllSoundingNotes(atFrame: n - 1)
+                let refused = output.flush { frame, bytes in
+                    pj_jack_midi_event_write(midiOutBuffer, frame, bytes.baseAddress, bytes.count) == 0
+                }
+                if refused + output.droppedCount > 0 {
+                    midiOutputDropped.add(refused + output.droppedCount, ordering: .relaxed)
+                }
+            }
+        }
+        inProcess.store(false, ordering: .sequentiallyConsistent)
+        if phase == 1 { stopPhase.store(2, ordering: .releasing) }
+
+        let lost = Int(pj_jack_midi_get_lost_event_count(midiInBuffer))
+        if lost > 0 { midiInputLost.add(lost, ordering: .relaxed) }
+        pj_fpu_restore(fpu)
+        let elapsed = Int(pj_monotonic_nanoseconds() &- started)
+        periods.add(1, ordering: .relaxed)
+        frames.add(n, ordering: .relaxed)
+        totalCallback.add(elapsed, ordering: .relaxed)
+        if elapsed > longestCallback.load(ordering: .relaxed) {
+            longestCallback.store(elapsed, ordering: .relaxed)
+        }
+        return 0
+    }
+
+    /// True when every sample is finite: x·0 is NaN exactly for NaN and ±∞, and the sum keeps it.
+    @inline(__always)
+    static func isFinite(_ buffer: UnsafeMutablePointer<Float>, _ count: Int) -> Bool {
+        var probe: Float = 0
+        for i in 0..<count { probe += buffer[i] * 0 }
+        return probe == 0
+    }
+
+    // MARK: Notification threads
+
+    /// Prepares the handler for a new sample rate or period size while `process` is kept out.
+    final func reprepare(sampleRate: Int, maximumFrames: Int) {
+        guard sampleRate != preparedSampleRate.load(ordering: .relaxed)
+                || maximumFrames != preparedFrames.load(ordering: .relaxed) else { return }
+        preparing.store(true, ordering: .sequentiallyConsistent)
+        // A period in flight finishes within one period; bound the wait anyway.
+        var waited = 0
+        while inProcess.load(ordering: .sequentiallyConsistent) && waited < 2_000 {
+            usleep(500)
+            waited += 1
+        }
+        prepareHandler(sampleRate: Double(sampleRate), maximumFrames: maximumFrames)
+        preparedSampleRate.store(sampleRate, ordering: .relaxed)
+        preparedFrames.store(maximumFrames, ordering: .relaxed)
+        reprepareCount.add(1, ordering: .relaxed)
+        preparing.store(false, ordering: .sequentiallyConsistent)
+    }
+
+    final func serverShutDown(reason: UnsafePointer<CChar>?) {
+        if let reason {
+            strncpy(shutdownReason, reason, Self.reasonCapacity - 1)
+        } else {
+            strncpy(shutdownReason, "the server shut down", Self.reasonCapacity - 1)
+        }
+        serverGone.store(true, ordering: .releasing)
+    }
+}
+
+/// The state of an activation with a handler of concrete type `Handler`.
+final class JACKHandlerState<Handler: JACKProcessHandler>: JACKRealtimeState, @unchecked Sendable {
+    let handler: Handler
+
+    init(
+        handler: Handler, leftPort: OpaquePointer, rightPort: OpaquePointer, midiOutPort: OpaquePointer,
+        midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage
+    ) {
+        self.handler = handler
+        super.init(
+            leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
+            midiInPort: midiInPort, midiStorage: midiStorage
+        )
+    }
+
+    override func render(
+        frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+        midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput
+    ) {
+        handler.process(frameCount: frameCount, left: left, right: right, midiIn: midiIn, midiOut: &midiOut)
+    }
+
+    override func renderStopping(midiOut: inout JACKMIDIOutput) {
+        handler.stopping(midiOut: &midiOut)
+    }
+
+    override func prepareHandler(sampleRate: Double, maximumFrames: Int) {
+        handler.prepare(sampleRate: sampleRate, maximumFrames: maximumFrames)
+    }
+}
+
+// MARK: - C callbacks (state travels through `arg`)
+
+let jackProcessCallback: pj_jack_process_callback = { nframes, arg in
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { $0.process(nframes) }
+}
+
+let jackXrunCallback: pj_jack_xrun_callback = { arg in
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { _ = $0.xruns.add(1, ordering: .relaxed) }
+    return 0
+}
+
+let jackBufferSizeCallback: pj_jack_nframes_callback = { nframes, arg in
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { state in
+        let rate = state.preparedSampleRate.load(ordering: .relaxed)
+        if rate > 0 { state.reprepare(sampleRate: rate, maximumFrames: Int(nframes)) }
+    }
+    return 0
+}
+
+let jackSampleRateCallback: pj_jack_nframes_callback = { rate, arg in
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { state in
+        let frames = state.preparedFrames.load(ordering: .relaxed)
+        if frames > 0 { state.reprepare(sampleRate: Int(rate), maximumFrames: frames) }
+    }
+    return 0
+}
+
+let jackInfoShutdownCallback: pj_jack_info_shutdown_callback = { _, reason, arg in
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { $0.serverShutDown(reason: reason) }
+}
+
+let jackShutdownCallback: pj_jack_shutdown_callback = { arg in
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { $0.serverShutDown(reason: nil) }
+}

@@ -1,0 +1,187 @@
+import Glibc
+import Synchronization
+
+/// Runs a ``JACKProcessHandler`` live: opens the JACK client, activates it, connects the
+/// ports, reports what it did, then runs until SIGINT/SIGTERM, the optional duration,
+/// ``requestStop()`` or server shutdown, and stops cleanly (final period with note-offs and
+/// CC 123, fade-out, deactivate, close).
+///
+/// This is what `prospero play` runs once it has built its synth:
+/// `let outcome = try LiveSession(handler: synth, options: options).run()`.
+public final class LiveSession: @unchecked Sendable {
+    public let options: LiveSessionOptions
+    private let handler: any JACKProcessHandler
+    private let log: @Sendable (String) -> Void
+    private let stopRequest = Atomic<Bool>(false)
+    private let reconnections = Atomic<Int>(0)
+    private let lastStatistics = Mutex(JACKClientStatistics())
+
+    /// How often the main loop looks at signals, the server and the clock: it notices any of
+    /// them within this interval (well under 100 ms).
+    public static let pollInterval: Duration = .milliseconds(10)
+
+    /// - Parameters:
+    ///   - handler: renders audio and MIDI; kept alive by the session.
+    ///   - log: receives one line per report (default: standard output).
+    public init(
+        handler: any JACKProcessHandler,
+        options: LiveSessionOptions = LiveSessionOptions(),
+        log: @escaping @Sendable (String) -> Void = { print($0) }
+    ) {
+        self.handler = handler
+        self.options = options
+        self.log = log
+    }
+
+    /// Asks a running session to stop; safe from any thread. `run()` returns ``LiveSessionOutcome/stopRequested``.
+    public func requestStop() {
+        stopRequest.store(true, ordering: .releasing)
+    }
+
+    /// Times the session came back after the server went away.
+    public var reconnectionCount: Int { reconnections.load(ordering: .relaxed) }
+
+    /// Counters of the current client (of the last one once `run()` returned); any thread.
+    public var statistics: JACKClientStatistics { lastStatistics.withLock { $0 } }
+
+    /// Plays until told to stop. Throws when JACK is missing or unreachable at the start, or a
+    /// named port to connect does not exist; a server that goes away later ends the session
+    /// with ``LiveSessionOutcome/serverShutDown(reason:)`` (or is waited for, with `reconnect`).
+    public func run() throws(JACKError) -> LiveSessionOutcome {
+        var signals: SignalTrap? = options.handlesSignals ? SignalTrap() : nil
+        defer { signals?.restore() }
+        let started = ContinuousClock.now
+        let deadline = options.duration.map { started + $0 }
+
+        func reasonToEnd() -> LiveSessionOutcome? {
+            if let number = signals?.pending { return .interrupted(signal: number) }
+            if stopRequest.load(ordering: .acquiring) { return .stopRequested }
+            if let deadline, ContinuousClock.now >= deadline { return .durationElapsed }
+            return nil
+        }
+
+        var client: JACKClient? = try start(isReconnect: false)
+        var reportedXruns = 0
+        while true {
+            if let outcome = reasonToEnd() {
+                signals?.restore()
+                if let client { finish(client, because: outcome) }
+                return outcome
+            }
+            if let current = client {
+                let statistics = current.statistics
+                lastStatistics.withLock { $0 = statistics }
+                if statistics.xruns > reportedXruns {
+                    log("xrun: \(statistics.xruns) so far (longest callback \(Self.microseconds(statistics.longestCallbackNanoseconds)))")
+                    reportedXruns = statistics.xruns
+                }
+                if current.isServerGone {
+                    let reason = current.serverShutdownReason ?? "unknown reason"
+                    log("JACK server shut down: \(reason)")
+                    current.close()
+                    client = nil
+                    guard options.reconnect else { return .serverShutDown(reason: reason) }
+                    log("Waiting for the JACK server to return (Ctrl-C to give up)…")
+                }
+            } else {
+                // Reconnecting: one attempt per interval, still polling for a reason to end.
+                do {
+                    client = try start(isReconnect: true)
+                    reconnections.add(1, ordering: .relaxed)
+                    reportedXruns = 0
+                } catch .serverUnavailable {
+                    let retryAt = ContinuousClock.now + options.reconnectInterval
+                    while ContinuousClock.now < retryAt, reasonToEnd() == nil {
+                        Self.sleep(Self.pollInterval)
+                    }
+                    continue
+                }
+            }
+            Self.sleep(Self.pollInterval)
+        }
+    }
+
+    /// Opens, activates and connects a client, and reports the setup.
+    private func start(isReconnect: Bool) throws(JACKError) -> JACKClient {
+        let client = try JACKClient(configuration: options.client)
+        try client.activate(handler: handler)
+        do {
+            try connectPorts(of: client)
+        } catch {
+            if !isReconnect {
+                client.close()
+                throw error
+            }
+            log("warning: \(error)")
+        }
+        report(client, isReconnect: isReconnect)
+        return client
+    }
+
+    private func connectPorts(of client: JACKClient) throws(JACKError) {
+        switch options.audioConnection {
+        case .never:
+            break
+        case .ports(let left, let right):
+            try client.connect(client.ports.leftOutput, to: left)
+            try client.connect(client.ports.rightOutput, to: right)
+        case .automatic:
+            let playback = client.portNames(type: .audio, isInput: true, physicalOnly: true)
+            if let first = playback.first {
+                try client.connect(client.ports.leftOutput, to: first)
+                try client.connect(client.ports.rightOutput, to: playback.count > 1 ? playback[1] : first)
+            }
+        }
+        for source in options.midiInputSources {
+            try client.connect(source, to: client.ports.midiInput)
+        }
+        for destination in options.midiOutputDestinations {
+            try client.connect(client.ports.midiOutput, to: destination)
+        }
+    }
+
+    private func report(_ client: JACKClient, isReconnect: Bool) {
+        let rate = client.sampleRate
+        let period = client.bufferSize
+        let server = options.client.serverName.map { "\"\($0)\"" } ?? "default"
+        log("\(isReconnect ? "Reconnected to" : "Connected to") JACK server \(server) as \"\(client.name)\": "
+            + "\(rate) Hz, period \(period) frames (\(Self.milliseconds(frames: period, rate: rate))), "
+            + "realtime \(client.isRealtime ? "yes" : "no")")
+        let ports = client.ports
+        for (name, arrow) in [(ports.leftOutput, "→"), (ports.rightOutput, "→"), (ports.midiOutput, "→"), (ports.midiInput, "←")] {
+            let connections = client.portInfo(named: name)?.connections ?? []
+            log("  \(name) \(connections.isEmpty ? "(not connected)" : "\(arrow) \(connections.joined(separator: ", "))")")
+        }
+        let latency = client.playbackLatency
+        if latency.upperBound > 0 {
+            log("  playback latency \(latency.lowerBound == latency.upperBound ? "\(latency.upperBound)" : "\(latency.lowerBound)…\(latency.upperBound)") frames "
+                + "(\(Self.milliseconds(frames: latency.upperBound, rate: rate))) from these outputs to the hardware")
+        } else {
+            log("  playback latency: one period (\(Self.milliseconds(frames: period, rate: rate))); outputs not connected to hardware")
+        }
+    }
+
+    private func finish(_ client: JACKClient, because outcome: LiveSessionOutcome) {
+        let finalPeriodRan = client.stop()
+        let statistics = client.statistics
+        lastStatistics.withLock { $0 = statistics }
+        client.close()
+        log("Stopped (\(outcome))\(finalPeriodRan ? "" : ", final period did not run"): \(statistics.periods) periods, "
+            + "\(statistics.xruns) xruns, longest callback \(Self.microseconds(statistics.longestCallbackNanoseconds)), "
+            + "MIDI out dropped \(statistics.midiOutputDropped), MIDI in lost \(statistics.midiInputLost)")
+    }
+
+    static func milliseconds(frames: Int, rate: Int) -> String {
+        let ms = Double(frames) * 1000 / Double(max(rate, 1))
+        return "\((ms * 100).rounded() / 100) ms"
+    }
+
+    static func microseconds(_ nanoseconds: Int) -> String {
+        "\((Double(nanoseconds) / 100).rounded() / 10) µs"
+    }
+
+    static func sleep(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+    }
+}

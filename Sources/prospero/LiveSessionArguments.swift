@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import ProsperoJACK
+
+/// The JACK options of every live command (`prospero play` and later instruments):
+/// `@OptionGroup var live: LiveSessionArguments`, then `try live.run(handler: synth)`.
+struct LiveSessionArguments: ParsableArguments {
+    @Option(name: [.short, .long], help: "JACK server name (default: $JACK_DEFAULT_SERVER, else \"default\").")
+    var server: String?
+
+    @Option(name: .customLong("client-name"), help: "JACK client name; ports appear as NAME:out_left, NAME:midi_out …")
+    var clientName = "Prospero"
+
+    @Flag(inversion: .prefixedNo, help: "Connect the outputs to the hardware playback ports (system:playback_1/2) when they exist.")
+    var connectAudio = true
+
+    @Option(name: .customLong("midi-in"), help: "An output port whose MIDI Prospero receives (repeatable), e.g. a2j:keyboard.")
+    var midiIn: [String] = []
+
+    @Option(name: .customLong("midi-out"), help: "An input port that receives Prospero's MIDI (repeatable), e.g. ardour:MIDI in.")
+    var midiOut: [String] = []
+
+    @Option(help: "Stop after this many seconds (default: run until Ctrl-C).")
+    var duration: Double?
+
+    @Flag(help: "When the JACK server goes away, wait for it and continue instead of exiting.")
+    var reconnect = false
+
+    func validate() throws {
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ValidationError("--duration must be a positive number of seconds, not \(duration)")
+        }
+    }
+
+    var options: LiveSessionOptions {
+        LiveSessionOptions(
+            client: JACKClient.Configuration(clientName: clientName, serverName: server),
+            audioConnection: connectAudio ? .automatic : .never,
+            midiInputSources: midiIn,
+            midiOutputDestinations: midiOut,
+            duration: duration.map { .milliseconds(Int(($0 * 1000).rounded())) },
+            reconnect: reconnect
+        )
+    }
+
+    /// Plays `handler` live until Ctrl-C/SIGTERM, the duration, or server shutdown. Exits non-zero
+    /// (after saying why) when JACK is missing or unreachable, a port is unknown, or the server shut down.
+    func run(handler: any JACKProcessHandler) throws {
+        let outcome: LiveSessionOutcome
+        do {
+            outcome = try LiveSession(handler: handler, options: options).run()
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        if !outcome.isClean { throw ExitCode.failure }
+    }
+}

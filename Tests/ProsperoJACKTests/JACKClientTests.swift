@@ -1,0 +1,362 @@
+import Ariel
+import Foundation
+import Glibc
+import ProsperoJACK
+import Synchronization
+import Testing
+
+/// Against real JACK: `jackd -d dummy` (a unique server per test) and jackd2's example clients.
+@Suite(.serialized) struct JACKClientTests {
+    /// Parses `jack_midi_dump -a` lines ("  22976: 90 3c 40 note on …").
+    static func parseDump(_ text: String) -> [TimedMIDI] {
+        text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let frame = Int(parts[0].trimmingCharacters(in: .whitespaces)) else { return nil }
+            var bytes: [UInt8] = []
+            for token in parts[1].split(separator: " ") {
+                guard token.count == 2, let byte = UInt8(token, radix: 16) else { break }
+                bytes.append(byte)
+            }
+            return bytes.isEmpty ? nil : TimedMIDI(frame: frame, bytes: bytes)
+        }
+    }
+
+    /// Frames relative to the first message.
+    static func relative(_ messages: [TimedMIDI]) -> [TimedMIDI] {
+        guard let first = messages.first else { return [] }
+        return messages.map { TimedMIDI(frame: $0.frame - first.frame, bytes: $0.bytes) }
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd", "jack_rec")))
+    func audioReachesARecordingClientWithPitchAndLevel() throws {
+        let server = try JACKTestServer()
+        let client = try JACKClient(configuration: server.configuration)
+        let handler = SineHandler(leftFrequency: 440, rightFrequency: 660, peakDBFS: -12)
+        try client.activate(handler: handler)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(server.name).wav").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let recorder = try server.peer("jack_rec", ["-f", file, "-d", "2", "-b", "24", client.ports.leftOutput, client.ports.rightOutput])
+        try waitUntil("jack_rec to finish", timeout: .seconds(10)) { !recorder.process.isRunning }
+        client.close()
+
+        let audio = try WAVAudio(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        #expect(audio.sampleRate == 48_000)
+        #expect(audio.channels.count == 2)
+        #expect(audio.frameCount >= 48_000)
+        for (channel, frequency) in [(0, 440.0), (1, 660.0)] {
+            // Skip a period at either end, where the recorder may have joined or left mid-period.
+            let samples = Array(audio.channels[channel].dropFirst(512).dropLast(512))
+            let measured = SignalMeasure.frequency(of: samples, sampleRate: 48_000)
+            #expect(abs(measured - frequency) < 0.05, "channel \(channel): \(measured) Hz")
+            let peakDB = SignalMeasure.sinePeakDBFS(samples)
+            #expect(abs(peakDB - -12) < 0.05, "channel \(channel): \(peakDB) dBFS")
+            // Every period carries the sine: no dropped or doubled periods.
+            for start in stride(from: 0, to: samples.count - 1200, by: 256) {
+                let periodDB = SignalMeasure.sinePeakDBFS(Array(samples[start..<start + 1200]))
+                #expect(abs(periodDB - -12) < 0.3, "channel \(channel) at frame \(start): \(periodDB) dBFS")
+            }
+        }
+        #expect(handler.flushToZeroSeen.load(ordering: .relaxed) > 0)
+        #expect(handler.flushToZeroMissing.load(ordering: .relaxed) == 0)
+        #expect(client.statistics.silencedPeriods == 0)
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd", "jack_midi_dump")))
+    func midiOutputArrivesInMidiDumpAtTheRightFrames() throws {
+        let server = try JACKTestServer()
+        let dump = try server.peer("jack_midi_dump", ["-a", "dump"])
+        let client = try JACKClient(configuration: server.configuration)
+        try waitUntil("dump:input") { client.portInfo(named: "dump:input") != nil }
+        // Sent out of time order on purpose; frames relative to the first armed period (256 frames).
+        let handler = ScriptedMIDIHandler(script: [
+            TimedMIDI(frame: 200, bytes: [0xB0, 0x07, 0x64]),
+            TimedMIDI(frame: 10, bytes: [0x90, 0x3C, 0x64]),
+            TimedMIDI(frame: 296, bytes: [0x80, 0x3C, 0x00]),
+            TimedMIDI(frame: 1023, bytes: [0x90, 0x40, 0x7F]),
+            TimedMIDI(frame: 1023, bytes: [0x80, 0x40, 0x00]),
+        ])
+        try client.activate(handler: handler)
+        // A client's ports accept connections only once it is active: retry until then.
+        try waitUntil("dump to accept a connection") { (try? client.connect(client.ports.midiOutput, to: "dump:input")) != nil }
+        handler.armed.store(true, ordering: .releasing)
+        try waitUntil("the script to play") { handler.scriptFinished.load(ordering: .acquiring) }
+        client.close()
+        usleep(300_000) // jack_midi_dump prints from its own loop
+        dump.stop()
+        let received = Self.parseDump(dump.readOutput())
+        #expect(Self.relative(received) == [
+            TimedMIDI(frame: 0, bytes: [0x90, 0x3C, 0x64]),
+            TimedMIDI(frame: 190, bytes: [0xB0, 0x07, 0x64]),
+            TimedMIDI(frame: 286, bytes: [0x80, 0x3C, 0x00]),
+            TimedMIDI(frame: 1013, bytes: [0x90, 0x40, 0x7F]),
+            TimedMIDI(frame: 1013, bytes: [0x80, 0x40, 0x00]),
+            // Stopping: channel 0 was used, so it gets All Notes Off in the final period.
+            TimedMIDI(frame: received.last.map { $0.frame - received[0].frame } ?? -1, bytes: [0xB0, 123, 0]),
+        ], "\(received)")
+        #expect(client.statistics.midiOutputDropped == 0)
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd", "jack_midi_dump")))
+    func stoppingSendsNoteOffsAndAllNotesOffThatReachMidiDump() throws {
+        let server = try JACKTestServer()
+        let dump = try server.peer("jack_midi_dump", ["-a", "dump"])
+        let client = try JACKClient(configuration: server.configuration)
+        try waitUntil("dump:input") { client.portInfo(named: "dump:input") != nil }
+        let handler = ScriptedMIDIHandler(script: [
+            TimedMIDI(frame: 0, bytes: [0x90, 60, 100]),
+            TimedMIDI(frame: 1, bytes: [0x92, 67, 80]),
+            TimedMIDI(frame: 2, bytes: [0x90, 64, 90]),
+            TimedMIDI(frame: 3, bytes: [0x80, 64, 0]),
+        ])
+        try client.activate(handler: handler)
+        // A client's ports accept connections only once it is active: retry until then.
+        try waitUntil("dump to accept a connection") { (try? client.connect(client.ports.midiOutput, to: "dump:input")) != nil }
+        handler.armed.store(true, ordering: .releasing)
+        try waitUntil("the script to play") { handler.scriptFinished.load(ordering: .acquiring) }
+        usleep(50_000) // let some periods pass while the notes sound
+        #expect(client.stop())
+        client.close()
+        usleep(300_000)
+        dump.stop()
+        let received = Self.parseDump(dump.readOutput())
+        #expect(received.count == 8, "\(received)")
+        guard received.count == 8 else { return }
+        #expect(received.prefix(4).map(\.bytes) == [[0x90, 60, 100], [0x92, 67, 80], [0x90, 64, 90], [0x80, 64, 0]])
+        let final = Array(received.suffix(4))
+        #expect(final.map(\.bytes) == [[0x80, 60, 64], [0xB0, 123, 0], [0x82, 67, 64], [0xB2, 123, 0]])
+        #expect(Set(final.map(\.frame)).count == 1, "all in the final period, at its last frame")
+        #expect(final[0].frame > received[3].frame)
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd", "jack_midiseq")))
+    func midiFromMidiseqReachesTheHandlerFrameAccurately() throws {
+        let server = try JACKTestServer()
+        let client = try JACKClient(configuration: server.configuration)
+        let handler = ScriptedMIDIHandler()
+        try client.activate(handler: handler)
+        let sequencer = try server.peer("jack_midiseq", ["seq", "24000", "0", "60", "12000", "12000", "64", "6000"])
+        defer { sequencer.stop() }
+        try waitUntil("seq:out") { client.portInfo(named: "seq:out") != nil }
+        try waitUntil("seq to accept a connection") { (try? client.connect("seq:out", to: client.ports.midiInput)) != nil }
+        func loopFromFirstC() -> [TimedMIDI]? {
+            let messages = handler.receivedMessages
+            guard let start = messages.firstIndex(where: { $0.bytes == [0x90, 60, 64] }),
+                  messages.count >= start + 5 else { return nil }
+            return Array(messages[start..<start + 5])
+        }
+        try waitUntil("a full loop from jack_midiseq", timeout: .seconds(5)) { loopFromFirstC() != nil }
+        client.close()
+        let loop = Self.relative(loopFromFirstC() ?? [])
+        #expect(loop == [
+            TimedMIDI(frame: 0, bytes: [0x90, 60, 64]),
+            TimedMIDI(frame: 12_000, bytes: [0x80, 60, 64]),
+            TimedMIDI(frame: 12_000, bytes: [0x90, 64, 64]),
+            TimedMIDI(frame: 18_000, bytes: [0x80, 64, 64]),
+            TimedMIDI(frame: 24_000, bytes: [0x90, 60, 64]),
+        ])
+        #expect(client.statistics.midiInputLost == 0)
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd")), arguments: [SIGTERM, SIGKILL])
+    func killingTheServerEndsTheSessionCleanly(signal: Int32) throws {
+        let server = try JACKTestServer()
+        let handler = SineHandler(leftFrequency: 220, rightFrequency: 220, peakDBFS: -20)
+        let lines = Mutex<[String]>([])
+        let session = LiveSession(
+            handler: handler,
+            options: LiveSessionOptions(client: server.configuration, duration: .seconds(30), handlesSignals: false),
+            log: { line in lines.withLock { $0.append(line) } }
+        )
+        let result = Mutex<Result<LiveSessionOutcome, JACKError>?>(nil)
+        let ended = Mutex<ContinuousClock.Instant?>(nil)
+        let thread = Thread {
+            let outcome = Result { () throws(JACKError) in try session.run() }
+            ended.withLock { $0 = .now }
+            result.withLock { $0 = outcome }
+        }
+        thread.start()
+        try waitUntil("the session to play") { session.statistics.periods > 20 }
+        let killed = ContinuousClock.now
+        // SIGTERM: jackd tells its clients, then takes a while to exit (not waited for here).
+        if signal == SIGKILL { server.crash() } else { kill(server.jackd.pid, SIGTERM) }
+        defer { server.reclaimRegistrySlot() }
+        try waitUntil("the session to end", timeout: .seconds(5)) { result.withLock { $0 != nil } }
+        let reaction = ended.withLock { $0! } - killed
+        print("session ended \(reaction) after jackd got signal \(signal)")
+        #expect(reaction < .seconds(1), "session ended \(reaction) after the server was killed")
+        let outcome = try result.withLock { $0! }.get()
+        guard case .serverShutDown(let reason) = outcome else {
+            Issue.record("expected serverShutDown, got \(outcome)")
+            return
+        }
+        #expect(!reason.isEmpty)
+        #expect(!outcome.isClean)
+        #expect(lines.withLock { $0 }.contains { $0.hasPrefix("JACK server shut down") })
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func withReconnectTheSessionWaitsForTheServerAndContinues() throws {
+        var server = try JACKTestServer()
+        let name = server.name
+        let handler = ScriptedMIDIHandler()
+        let session = LiveSession(
+            handler: handler,
+            options: LiveSessionOptions(
+                client: server.configuration, duration: .seconds(30), reconnect: true,
+                reconnectInterval: .milliseconds(100), handlesSignals: false
+            ),
+            log: { _ in }
+        )
+        let result = Mutex<Result<LiveSessionOutcome, JACKError>?>(nil)
+        let thread = Thread {
+            let outcome = Result { () throws(JACKError) in try session.run() }
+            result.withLock { $0 = outcome }
+        }
+        thread.start()
+        defer {
+            session.requestStop()
+            _ = try? waitUntil("the session to end") { result.withLock { $0 != nil } }
+        }
+        try waitUntil("the session to play") { session.statistics.periods > 10 }
+        server.stop()
+        usleep(300_000)
+        #expect(result.withLock { $0 == nil }, "the session waits instead of ending")
+        server = try JACKTestServer(sampleRate: 44_100, named: name)
+        try waitUntil("the session to reconnect", timeout: .seconds(10)) {
+            session.reconnectionCount == 1 && session.statistics.periods > 10
+        }
+        session.requestStop()
+        try waitUntil("the session to end") { result.withLock { $0 != nil } }
+        #expect(try result.withLock { $0! }.get() == .stopRequested)
+        // Re-prepared for the new server's rate.
+        #expect(handler.prepares.withLock { $0.map(\.sampleRate) } == [48_000, 44_100])
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func sessionReportsItsSetupConnectsAudioAndEndsAfterItsDuration() throws {
+        let server = try JACKTestServer()
+        let lines = Mutex<[String]>([])
+        let session = LiveSession(
+            handler: SineHandler(leftFrequency: 440, rightFrequency: 440, peakDBFS: -20),
+            options: LiveSessionOptions(client: server.configuration, duration: .milliseconds(500), handlesSignals: false),
+            log: { line in lines.withLock { $0.append(line) } }
+        )
+        let outcome = try session.run()
+        #expect(outcome == .durationElapsed)
+        #expect(outcome.isClean)
+        let log = lines.withLock { $0 }.joined(separator: "\n")
+        #expect(log.contains("Connected to JACK server \"\(server.name)\" as \"Prospero\": 48000 Hz, period 256 frames (5.33 ms), realtime no"), "\(log)")
+        #expect(log.contains("Prospero:out_left → system:playback_1"))
+        #expect(log.contains("Prospero:out_right → system:playback_2"))
+        #expect(log.contains("Prospero:midi_in (not connected)"))
+        #expect(log.contains("playback latency"))
+        #expect(log.contains("Stopped (duration elapsed)"))
+        // About 0.5 s of 256-frame periods at 48 kHz (94); bounds only guard against nonsense.
+        #expect((40...400).contains(session.statistics.periods))
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func sessionEndsCleanlyOnSIGTERM() throws {
+        let server = try JACKTestServer()
+        let session = LiveSession(
+            handler: SineHandler(leftFrequency: 440, rightFrequency: 440, peakDBFS: -20),
+            options: LiveSessionOptions(client: server.configuration, duration: .seconds(30), handlesSignals: true),
+            log: { _ in }
+        )
+        let result = Mutex<Result<LiveSessionOutcome, JACKError>?>(nil)
+        let thread = Thread {
+            let outcome = Result { () throws(JACKError) in try session.run() }
+            result.withLock { $0 = outcome }
+        }
+        thread.start()
+        try waitUntil("the session to play") { session.statistics.periods > 10 }
+        kill(getpid(), SIGTERM) // caught by the session's trap while it runs
+        try waitUntil("the session to end") { result.withLock { $0 != nil } }
+        #expect(try result.withLock { $0! }.get() == .interrupted(signal: SIGTERM))
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func anUnknownMIDIPortIsAnErrorNamingTheAvailableOnes() throws {
+        let server = try JACKTestServer()
+        let session = LiveSession(
+            handler: SineHandler(leftFrequency: 440, rightFrequency: 440, peakDBFS: -20),
+            options: LiveSessionOptions(client: server.configuration, midiInputSources: ["keyboard:out"], handlesSignals: false),
+            log: { _ in }
+        )
+        // Only MIDI sources are offered for a MIDI input.
+        #expect(throws: JACKError.portNotFound(name: "keyboard:out", available: ["Prospero:midi_out"])) { try session.run() }
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func midiBeyondCapacityIsDroppedAndCountedWhilePlayingGoesOn() throws {
+        let server = try JACKTestServer()
+        let client = try JACKClient(configuration: server.configuration)
+        // 3000 messages in one period: 2048 fit the staging buffer, the rest are dropped.
+        let handler = ScriptedMIDIHandler(script: (0..<3000).map { TimedMIDI(frame: 5, bytes: [0xB0, 1, UInt8($0 % 128)]) })
+        try client.activate(handler: handler)
+        handler.armed.store(true, ordering: .releasing)
+        try waitUntil("the script to play") { handler.scriptFinished.load(ordering: .acquiring) }
+        let periods = client.statistics.periods
+        try waitUntil("more periods") { client.statistics.periods > periods + 5 }
+        let dropped = client.statistics.midiOutputDropped
+        client.close()
+        #expect(dropped >= 3000 - 2048)
+        #expect(dropped < 3000)
+    }
+
+    @Test func aMissingServerGivesAClearError() throws {
+        let name = "prospero-absent-\(getpid())"
+        do {
+            _ = try JACKClient(configuration: JACKClient.Configuration(serverName: name))
+            Issue.record("opened a client on a server that does not exist")
+        } catch {
+            guard case .serverUnavailable(let serverName, _) = error else {
+                Issue.record("expected serverUnavailable, got \(error)")
+                return
+            }
+            #expect(serverName == name)
+            #expect(error.description.contains("jackd -d dummy"))
+            #expect(error.description.contains("pipewire-jack"))
+            #expect(error.description.contains(name))
+        }
+        let session = LiveSession(
+            handler: SineHandler(leftFrequency: 1, rightFrequency: 1, peakDBFS: -60),
+            options: LiveSessionOptions(client: JACKClient.Configuration(serverName: name), handlesSignals: false),
+            log: { _ in }
+        )
+        #expect(throws: JACKError.self) { try session.run() }
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd", "jack_bufsize")))
+    func bufferSizeChangesReprepareTheHandler() throws {
+        let server = try JACKTestServer(period: 256)
+        let client = try JACKClient(configuration: server.configuration)
+        let handler = ScriptedMIDIHandler()
+        try client.activate(handler: handler)
+        try waitUntil("periods of 256") { handler.lastPeriod.load(ordering: .relaxed) == 256 }
+        let resize = try server.peer("jack_bufsize", ["1024"])
+        try waitUntil("jack_bufsize") { !resize.process.isRunning }
+        try waitUntil("periods of 1024") { handler.lastPeriod.load(ordering: .relaxed) == 1024 }
+        let stats = client.statistics
+        client.close()
+        let prepares = handler.prepares.withLock { $0 }
+        #expect(prepares.first?.maximumFrames == 256)
+        #expect(prepares.last?.maximumFrames == 1024)
+        #expect(prepares.last?.sampleRate == 48_000)
+        #expect(stats.reprepareCount >= 1)
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func xrunsAreCountedAndReadableFromTheMainThread() throws {
+        let server = try JACKTestServer()
+        let client = try JACKClient(configuration: server.configuration)
+        let handler = ScriptedMIDIHandler()
+        try client.activate(handler: handler)
+        try waitUntil("periods") { client.statistics.periods > 10 }
+        // A loaded host may already have caused xruns; the stall must add at least one.
+        let before = client.statistics.xruns
+        handler.stalls.store(1, ordering: .relaxed)
+        try waitUntil("an xrun to be reported") { client.statistics.xruns > before }
+        client.close()
+    }
+}

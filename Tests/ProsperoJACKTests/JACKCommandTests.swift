@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// `prospero jack status` as a user runs it, against a dummy server.
+///
+/// Part of the serialized JACKClientTests suite: libjack (JACK 2) keeps one set of per-process
+/// globals for the server it first connects to, so a process must not hold clients of two
+/// servers at once, and these tests probe their servers from this process.
+extension JACKClientTests {
+    /// The `prospero` executable built next to this test bundle.
+    static var prospero: URL? {
+        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidate = directory.appendingPathComponent("prospero")
+        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+    }
+
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, output: String, error: String) {
+        guard let prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
+        let process = Process()
+        process.executableURL = prospero
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        try waitUntil("prospero \(arguments.joined(separator: " "))", timeout: .seconds(10)) { !process.isRunning }
+        return (process.terminationStatus,
+                String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    @Test(.enabled(if: Peers.runnable("jackd") && (Peers.required || JACKClientTests.prospero != nil)))
+    func statusPrintsTheServersSettingsAndPorts() throws {
+        let server = try JACKTestServer(sampleRate: 44_100, period: 128)
+        let result = try Self.run(["jack", "status", "--server", server.name])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("sample rate: 44100 Hz"))
+        #expect(result.output.contains("buffer size: 128 frames (2.90 ms)"))
+        #expect(result.output.contains("realtime: no"))
+        #expect(result.output.contains("CPU load: "))
+        #expect(result.output.contains("  system:playback_1 [hardware]"))
+        #expect(result.output.contains("  system:capture_2 [hardware]"))
+        #expect(result.output.contains("MIDI outputs (sources): none"))
+    }
+
+    @Test(.enabled(if: Peers.required || JACKClientTests.prospero != nil))
+    func statusWithoutAServerFailsWithAdvice() throws {
+        let result = try Self.run(["jack", "status", "--server", "prospero-absent-\(getpid())"])
+        #expect(result.status != 0)
+        #expect(result.error.contains("no server is running"))
+        #expect(result.error.contains("jackd -d dummy"))
+    }
+
+    @Test(.enabled(if: Peers.required || JACKClientTests.prospero != nil))
+    func statusWithoutLibjackSaysJACKIsNotInstalled() throws {
+        let result = try Self.run(["jack", "status"], environment: ["PROSPERO_LIBJACK": "/nonexistent/libjack.so.0"])
+        #expect(result.status != 0)
+        #expect(result.error.contains("JACK is not installed"))
+        #expect(result.error.contains("pipewire-jack"))
+        #expect(result.error.contains("WAV"))
+    }
+}

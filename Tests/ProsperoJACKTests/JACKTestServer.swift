@@ -1,0 +1,166 @@
+import Foundation
+import Glibc
+import ProsperoJACK
+import Synchronization
+import Testing
+
+/// Test peers: the tools from Debian's jackd2. A test that needs one is skipped when it is
+/// missing, unless PROSPERO_REQUIRE_PEERS=1, in which case it runs and fails.
+enum Peers {
+    static var required: Bool { ProcessInfo.processInfo.environment["PROSPERO_REQUIRE_PEERS"] == "1" }
+
+    static func path(of tool: String) -> String? {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for directory in directories + ["/usr/bin", "/usr/local/bin"] {
+            let candidate = "\(directory)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Whether a test needing `tools` should run (all present, or peers required).
+    static func runnable(_ tools: String...) -> Bool {
+        required || tools.allSatisfy { path(of: $0) != nil }
+    }
+}
+
+struct PeerMissing: Error, CustomStringConvertible {
+    var tool: String
+    var description: String { "test peer \(tool) is not installed (apt install jackd2)" }
+}
+
+struct TimedOut: Error, CustomStringConvertible {
+    var what: String
+    var description: String { "timed out waiting for \(what)" }
+}
+
+/// Polls `condition` every 5 ms for at most `timeout`; every wait in these tests is bounded.
+func waitUntil(_ what: String, timeout: Duration = .seconds(5), _ condition: () -> Bool) throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
+        usleep(5_000)
+    }
+}
+
+private let serverCounter = Atomic<Int>(0)
+
+/// A child process started by a test and stopped by its process id.
+final class PeerProcess {
+    let process = Process()
+    let output = Pipe()
+    let name: String
+
+    init(_ tool: String, _ arguments: [String], server: String?) throws {
+        guard let path = Peers.path(of: tool) else { throw PeerMissing(tool: tool) }
+        name = tool
+        if let setpriv = Peers.path(of: "setpriv") {
+            // The peer gets SIGTERM if this test process dies, so a crashed run leaves no jackd
+            // behind holding a slot of JACK's 8-server registry (setpriv execs: same pid).
+            process.executableURL = URL(fileURLWithPath: setpriv)
+            process.arguments = ["--pdeathsig", "TERM", path] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+        }
+        var environment = ProcessInfo.processInfo.environment
+        if let server { environment["JACK_DEFAULT_SERVER"] = server }
+        environment["JACK_NO_START_SERVER"] = "1"
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Sends `signal` and waits (bounded) for the process to end; SIGKILL if it will not.
+    func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(3)) {
+        guard process.isRunning else { return }
+        kill(pid, signal)
+        if (try? waitUntil("\(name) to exit", timeout: timeout, { !process.isRunning })) == nil {
+            kill(pid, SIGKILL)
+            _ = try? waitUntil("\(name) to die", timeout: .seconds(2)) { !process.isRunning }
+        }
+    }
+
+    /// Everything the process wrote to standard output; call after it ended.
+    func readOutput() -> String {
+        String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    deinit { stop(signal: SIGKILL) }
+}
+
+/// `jackd --no-realtime -n <unique> -d dummy`, started for one test and stopped by pid.
+final class JACKTestServer {
+    let name: String
+    let jackd: PeerProcess
+
+    /// Starts a server named `name`, by default a new unique one.
+    init(sampleRate: Int = 48_000, period: Int = 256, named: String? = nil) throws {
+        let n = serverCounter.add(1, ordering: .relaxed).newValue
+        self.name = named ?? "prospero-test-\(getpid())-\(n)"
+        jackd = try PeerProcess(
+            "jackd",
+            ["--no-realtime", "-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
+            server: nil
+        )
+        let name = self.name
+        try waitUntil("jackd \(name) to accept clients") {
+            guard jackd.process.isRunning else { return true }
+            return (try? JACKServerStatus.query(serverName: name, clientName: "probe")) != nil
+        }
+        guard jackd.process.isRunning else {
+            throw ServerFailedToStart(name: name, output: jackd.readOutput())
+        }
+    }
+
+    struct ServerFailedToStart: Error, CustomStringConvertible {
+        var name: String
+        var output: String
+        var description: String { "jackd \(name) exited at startup:\n\(output)" }
+    }
+
+    /// Kills the server with SIGKILL, as a crash would.
+    ///
+    /// A killed jackd leaves its entry in JACK's shared server registry (8 slots per machine),
+    /// and only a server of the same name reclaims it; `reclaimRegistrySlot()` does that.
+    func crash() {
+        jackd.stop(signal: SIGKILL)
+        crashed = true
+    }
+
+    private var crashed = false
+
+    /// Starts and cleanly stops a server of the same name, freeing the registry slot a crash left.
+    func reclaimRegistrySlot() {
+        guard crashed, !jackd.process.isRunning else { return }
+        crashed = false
+        if let again = try? JACKTestServer(named: name) { again.stop() }
+    }
+
+    var configuration: JACKClient.Configuration { configuration(client: "Prospero") }
+
+    func configuration(client: String) -> JACKClient.Configuration {
+        JACKClient.Configuration(clientName: client, serverName: name)
+    }
+
+    /// Starts a jackd2 example client on this server.
+    func peer(_ tool: String, _ arguments: [String]) throws -> PeerProcess {
+        try PeerProcess(tool, arguments, server: name)
+    }
+
+    /// Stops the server with SIGTERM (it unregisters itself); reclaims its slot if it had to be killed.
+    func stop() {
+        guard jackd.process.isRunning else { return }
+        jackd.stop()
+        if jackd.process.terminationReason == .uncaughtSignal && jackd.process.terminationStatus == SIGKILL {
+            crashed = true
+            reclaimRegistrySlot()
+        }
+    }
+
+    deinit { stop() }
+}
