@@ -7,7 +7,7 @@
 /// the compiler may not fold it (IEEE semantics, no fast-math in Swift).
 @usableFromInline
 enum DenormalGuard {
-    @usableFromInline static let bias: Float = 1e-18
+    @inlinable static var bias: Float { 1e-18 }
 
     /// `x` with magnitudes below ≈1e-25 replaced by 0; unchanged above ≈1e-11.
     @inlinable @inline(__always)
