@@ -9,7 +9,7 @@ import Foundation
 ///   filter — the aliasing is the sound. Set it as a rate with `targetSampleRate`.
 /// - Bit-depth reduction: the captured sample is quantised by a mid-tread
 ///   quantiser with step Δ = 2^(1 − `bitDepth`) (`bitDepth` 1…24, fractional
-///   allowed): y = Δ·round(x/Δ). 1 bit gives the levels −1, 0, +1; 16 bits gives
+///   allowed): y = Δ·round(x/Δ) (ties to even). 1 bit gives the levels −1, 0, +1; 16 bits gives
 ///   CD resolution (Δ = 1/32 768). Silence stays silent.
 /// - `mix` (0…1) cross-fades dry to the crushed signal and is smoothed per sample.
 ///
@@ -78,10 +78,17 @@ public struct Decimator: MonoProcessor {
         set { mixTarget = newValue.isFinite ? min(max(newValue, 0), 1) : 1 }
     }
 
-    /// The quantiser alone: Δ·round(x/Δ) with Δ = 2^(1 − bitDepth).
+    /// The quantiser alone: Δ·round(x/Δ) with Δ = 2^(1 − bitDepth), rounding to
+    /// nearest (ties to even).
     @inlinable @inline(__always)
     public func quantise(_ x: Float) -> Float {
-        (x * quantisationScale).rounded(.toNearestOrAwayFromZero) / quantisationScale
+        let scaled = x * quantisationScale
+        // Adding and removing 1.5·2^23 rounds to an integer; beyond 2^22 every
+        // Float is already a multiple of ½ and the trick still rounds correctly up
+        // to 2^23, above which the value is integral and passes unchanged.
+        let roundingMagic: Float = 12_582_912
+        let rounded = abs(scaled) < 8_388_608 ? (scaled + roundingMagic) - roundingMagic : scaled
+        return rounded / quantisationScale
     }
 
     public mutating func prepare(_ spec: ProcessSpec) {

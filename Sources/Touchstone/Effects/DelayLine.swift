@@ -11,7 +11,8 @@ import Foundation
 ///   (a tape-like pitch bend) instead of jumping; 0 switches instantly (clicks).
 /// - Per-sample modulation (vibrato, chorus, flanger) goes through
 ///   `process(_:modulation:)` as a delay offset in seconds per sample.
-/// - Interpolation is Niemitalo's 4-point, 3rd-order Hermite (x-form): C1
+/// - Interpolation is Niemitalo's 4-point, 3rd-order Hermite (x-form,
+///   `HermiteInterpolation`): C1
 ///   continuous, so a modulated read position has no slope discontinuities; its
 ///   magnitude response never exceeds 1, so the loop stays stable.
 /// - `feedback` (−0.99…0.99) is clamped below 1 in magnitude; with the damping
@@ -28,7 +29,7 @@ public final class DelayLine: MonoProcessor {
     /// The longest delay the line can hold, in seconds (set at creation).
     public let maximumDelay: Double
     /// Shortest delay, in samples (Hermite reads one sample ahead of the integer position).
-    public static let minimumDelaySamples: Float = 2
+    @inlinable public static var minimumDelaySamples: Float { 2 }
 
     @usableFromInline var buffer: UnsafeMutablePointer<Float>
     @usableFromInline var mask: Int = 0
@@ -135,16 +136,6 @@ public final class DelayLine: MonoProcessor {
         dampingValue = dampingTarget
     }
 
-    /// Niemitalo's 4-point, 3rd-order Hermite (x-form) through y₋₁, y₀, y₁, y₂ at
-    /// fraction `t` ∈ [0, 1) between y₀ and y₁.
-    @inlinable @inline(__always)
-    public static func hermite(_ yMinus1: Float, _ y0: Float, _ y1: Float, _ y2: Float, at t: Float) -> Float {
-        let c1 = 0.5 * (y1 - yMinus1)
-        let c2 = yMinus1 - 2.5 * y0 + 2 * y1 - 0.5 * y2
-        let c3 = 0.5 * (y2 - yMinus1) + 1.5 * (y0 - y1)
-        return ((c3 * t + c2) * t + c1) * t + y0
-    }
-
     /// Processes one sample with the delay offset by `modulation` seconds (the
     /// total is clamped to 2 samples … `maximumDelay` + 50 ms).
     @inlinable @inline(__always)
@@ -154,14 +145,15 @@ public final class DelayLine: MonoProcessor {
         mixValue += parameterSmoothingCoefficient * (mixTarget - mixValue)
         dampingValue += parameterSmoothingCoefficient * (dampingTarget - dampingValue)
 
+        let shortest: Float = 2  // minimumDelaySamples (a type reference would touch class metadata)
         var delay = delaySamples + modulation * sampleRate
-        delay = delay > Self.minimumDelaySamples ? delay : Self.minimumDelaySamples  // also catches NaN
+        delay = delay > shortest ? delay : shortest  // also catches NaN
         delay = delay < maximumDelaySamples ? delay : maximumDelaySamples
         let whole = Int(delay)
         let fraction = delay - Float(whole)
         // Delay k reads the sample written k calls ago (writeIndex - k).
         let newest = writeIndex &- whole
-        let delayed = Self.hermite(
+        let delayed = HermiteInterpolation.interpolate(
             buffer[(newest &+ 1) & mask], buffer[newest & mask],
             buffer[(newest &- 1) & mask], buffer[(newest &- 2) & mask],
             at: fraction
@@ -202,7 +194,7 @@ public final class DelayLine: MonoProcessor {
 
     func updateDelayTarget() {
         let samples = delayTimeSetting * sampleRate
-        delaySamplesTarget = min(max(samples, Self.minimumDelaySamples), max(Self.minimumDelaySamples, Float(maximumDelay) * sampleRate))
+        delaySamplesTarget = min(max(samples, DelayLine.minimumDelaySamples), max(DelayLine.minimumDelaySamples, Float(maximumDelay) * sampleRate))
     }
 
     func updateDampingTarget() {
