@@ -9,7 +9,7 @@ import Foundation
 ///   filter — the aliasing is the sound. Set it as a rate with `targetSampleRate`.
 /// - Bit-depth reduction: the captured sample is quantised by a mid-tread
 ///   quantiser with step Δ = 2^(1 − `bitDepth`) (`bitDepth` 1…24, fractional
-///   allowed): y = Δ·round(x/Δ) (ties to even). 1 bit gives the levels −1, 0, +1; 16 bits gives
+///   allowed): y = Δ·round(x/Δ) (halves away from zero). 1 bit gives the levels −1, 0, +1; 16 bits gives
 ///   CD resolution (Δ = 1/32 768). Silence stays silent.
 /// - `mix` (0…1) cross-fades dry to the crushed signal and is smoothed per sample.
 ///
@@ -78,16 +78,13 @@ public struct Decimator: MonoProcessor {
         set { mixTarget = newValue.isFinite ? min(max(newValue, 0), 1) : 1 }
     }
 
-    /// The quantiser alone: Δ·round(x/Δ) with Δ = 2^(1 − bitDepth), rounding to
-    /// nearest (ties to even).
+    /// The quantiser alone: Δ·round(x/Δ) with Δ = 2^(1 − bitDepth), rounding half
+    /// away from zero. Values beyond ±2^23 steps (far outside ±1) and NaN pass unchanged.
     @inlinable @inline(__always)
     public func quantise(_ x: Float) -> Float {
         let scaled = x * quantisationScale
-        // Adding and removing 1.5·2^23 rounds to an integer; beyond 2^22 every
-        // Float is already a multiple of ½ and the trick still rounds correctly up
-        // to 2^23, above which the value is integral and passes unchanged.
-        let roundingMagic: Float = 12_582_912
-        let rounded = abs(scaled) < 8_388_608 ? (scaled + roundingMagic) - roundingMagic : scaled
+        guard abs(scaled) < 8_388_608 else { return x }  // also false for NaN: no trapping conversion
+        let rounded = Float(Int32(scaled + (scaled < 0 ? -0.5 : 0.5)))
         return rounded / quantisationScale
     }
 
