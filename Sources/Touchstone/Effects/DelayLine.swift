@@ -18,7 +18,7 @@ import Foundation
 /// - `feedback` (−0.99…0.99) is clamped below 1 in magnitude; with the damping
 ///   filter's unity DC gain the loop gain is < 1 at every frequency.
 /// - `dampingCutoff` (Hz, 200…20 000) sets a one-pole low-pass inside the loop, so
-///   each repeat is darker than the last; at or above 0.49·fs it is bypassed.
+///   each repeat is darker than the last; 20 000 (the default) or ≥ 0.49·fs bypasses it.
 /// - `mix` (0…1) cross-fades dry to the delayed signal.
 ///
 /// Storage for `maximumDelay` seconds (plus modulation headroom) is allocated in
@@ -97,7 +97,7 @@ public final class DelayLine: MonoProcessor {
         set { mixTarget = newValue.isFinite ? min(max(newValue, 0), 1) : 0 }
     }
 
-    /// Cutoff of the in-loop low-pass, in Hz (200…20 000, clamped; ≥ 0.49·fs = off). Smoothed.
+    /// Cutoff of the in-loop low-pass, in Hz (200…20 000, clamped; 20 000 or ≥ 0.49·fs = off). Smoothed.
     public var dampingCutoff: Float {
         get { dampingCutoffSetting }
         set {
@@ -198,7 +198,8 @@ public final class DelayLine: MonoProcessor {
     }
 
     func updateDampingTarget() {
-        dampingTarget = dampingCutoffSetting >= 0.49 * sampleRate ? 1 : 1 - exp(-2 * Float.pi * dampingCutoffSetting / sampleRate)
+        let bypassed = dampingCutoffSetting >= 20_000 || dampingCutoffSetting >= 0.49 * sampleRate
+        dampingTarget = bypassed ? 1 : 1 - exp(-2 * Float.pi * dampingCutoffSetting / sampleRate)
     }
 
     func updateSmoothing() {
