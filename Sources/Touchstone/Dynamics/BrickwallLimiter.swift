@@ -48,6 +48,7 @@ public final class BrickwallLimiter: StereoProcessor {
     @usableFromInline var gainSum: Double = 1
     @usableFromInline var releasedGain: Float = 1
     @usableFromInline var outputGain: Float = 1
+    @usableFromInline var lastOutputCeiling: Float = 1
     @usableFromInline var ceilingLinear: Float = 1
     @usableFromInline var ceilingTargetLinear: Float = 1
     @usableFromInline var ceilingSmoothingCoefficient: Float = 1
@@ -106,6 +107,11 @@ public final class BrickwallLimiter: StereoProcessor {
     /// Delay the limiter adds, in samples (the look-ahead); valid after `prepare`.
     public var latencySamples: Int { window }
 
+    /// The ceiling (linear) that bounded the last output frame: the smoothed
+    /// setting as it was `latencySamples` frames earlier. Every output sample is
+    /// within ±this value.
+    public var effectiveCeiling: Float { lastOutputCeiling }
+
     /// The gain applied to the last output frame, 0…1.
     public var currentGain: Float { outputGain }
 
@@ -150,6 +156,7 @@ public final class BrickwallLimiter: StereoProcessor {
         gainSum = Double(window + 1)
         releasedGain = 1
         outputGain = 1
+        lastOutputCeiling = ceilingLinear
         spikeProtector.reset()
     }
 
@@ -211,6 +218,7 @@ public final class BrickwallLimiter: StereoProcessor {
         // The frame leaving the look-ahead, with the ceiling it was measured against.
         let outSlot = (n &- window) & ringMask
         let ceilingThen = delayedCeiling[outSlot]
+        lastOutputCeiling = ceilingThen
         var outLeft = delayedLeft[outSlot] * gain
         var outRight = delayedRight[outSlot] * gain
         delayedLeft[slot] = inLeft
