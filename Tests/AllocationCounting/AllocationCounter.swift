@@ -17,9 +17,10 @@ import CAllocationCounter
 ///
 /// - Note: The body runs synchronously on the calling thread; do not hop threads
 ///   (no `await`) inside it, or the work on the other thread goes uncounted.
-/// - Note: On platforms without glibc the interposers are not compiled in;
-///   `isAvailable` is then false and every count is 0. Tests should
-///   `#require(AllocationCounter.isAvailable)` so they cannot pass vacuously.
+/// - Note: On platforms without glibc, and in sanitizer builds, the interposers are
+///   not compiled in; `isAvailable` is then false and every count is 0. Tests should
+///   `#require(AllocationCounter.isAvailable)` so they cannot pass vacuously, inside a
+///   suite marked `.enabled(if: !AllocationCounter.isDisabledBySanitizer)`.
 public enum AllocationCounter {
     /// Allocations and frees observed during one measured closure.
     public struct Counts: Sendable, Hashable {
@@ -36,6 +37,11 @@ public enum AllocationCounter {
         let counts = counts { allocation_counter_touch_heap(64) }
         return counts.allocations >= 1 && counts.frees >= 1
     }
+
+    /// True in a ThreadSanitizer/AddressSanitizer build: the sanitizer runtime owns
+    /// malloc there, so interposition is compiled out and `isAvailable` is false.
+    /// Suites use `.enabled(if: !AllocationCounter.isDisabledBySanitizer)`.
+    public static var isDisabledBySanitizer: Bool { allocation_counter_is_sanitized() != 0 }
 
     /// Runs `body` on the calling thread and returns the allocation calls it made.
     ///

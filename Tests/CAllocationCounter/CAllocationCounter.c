@@ -27,7 +27,24 @@ void allocation_counter_touch_heap(uint64_t size) {
     release(allocate((size_t)size));
 }
 
-#if defined(__GLIBC__)
+// Under ThreadSanitizer or AddressSanitizer the sanitizer runtime owns malloc;
+// interposing here would bypass its allocator, so counting is compiled out.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define ALLOCATION_COUNTER_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define ALLOCATION_COUNTER_SANITIZED 1
+#endif
+
+#if defined(ALLOCATION_COUNTER_SANITIZED)
+int allocation_counter_is_sanitized(void) { return 1; }
+#else
+int allocation_counter_is_sanitized(void) { return 0; }
+#endif
+
+#if defined(__GLIBC__) && !defined(ALLOCATION_COUNTER_SANITIZED)
 
 // glibc's real allocator entry points. Forwarding to these (rather than
 // dlsym(RTLD_NEXT)) needs no lookup at start-up, so there is no bootstrap

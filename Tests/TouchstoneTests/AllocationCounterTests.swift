@@ -2,7 +2,8 @@ import AllocationCounting
 import Foundation
 import Testing
 
-@Suite struct AllocationCounterTests {
+@Suite(.enabled(if: !AllocationCounter.isDisabledBySanitizer, "malloc interposition is compiled out under sanitizers"))
+struct AllocationCounterTests {
     @Test func interposerIsActive() {
         #expect(AllocationCounter.isAvailable, "malloc interposition must be linked into the test executable")
     }

@@ -6,7 +6,8 @@ import Touchstone
 /// Every real-time entry point of the effects, dynamics and real-time helpers
 /// allocates nothing once prepared — including parameter changes made on the
 /// audio thread between blocks (as a drained command would make them).
-@Suite struct EffectsAllocationTests {
+@Suite(.enabled(if: !AllocationCounter.isDisabledBySanitizer, "malloc interposition is compiled out under sanitizers"))
+struct EffectsAllocationTests {
     static let spec = ProcessSpec(sampleRate: 48_000, maximumBlockSize: 256, channelCount: 2)
     static let blocks = 400
 

@@ -19,6 +19,9 @@ extern "C" {
 /// 1 when the interposers are compiled in (glibc); 0 elsewhere (counts stay 0).
 int allocation_counter_is_interposing(void);
 
+/// 1 in a ThreadSanitizer/AddressSanitizer build, where interposition is compiled out.
+int allocation_counter_is_sanitized(void);
+
 /// Starts counting on the calling thread; returns the previous enable state.
 int allocation_counter_begin(void);
 /// Stops counting on the calling thread and restores `previous` (for nesting).
