@@ -52,6 +52,9 @@ public final class SampleRingBuffer: @unchecked Sendable {
     }
 
     /// Writer (audio thread). Appends a block of samples. Never blocks or allocates.
+    #if !DEBUG  // checked only with whole-module optimisation, which sees across files
+    @_noAllocation @_noLocks
+    #endif
     @inlinable
     public func write(_ samples: UnsafeBufferPointer<Float>) {
         let start = written.load(ordering: .relaxed)
