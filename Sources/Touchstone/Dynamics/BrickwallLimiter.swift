@@ -26,39 +26,44 @@ import Foundation
 /// - Look-ahead: seconds at creation (0.0005…0.05, default 5 ms); see `latencySamples`.
 ///
 /// Buffers are allocated in `prepare`. Output is always finite.
+///
+/// Thread confinement: use an instance from one thread at a time (the audio
+/// thread, or setup code before it starts). Its stored properties are
+/// `@exclusivity(unchecked)`, dropping the per-access dynamic exclusivity checks
+/// a class would otherwise pay in the per-sample loop.
 public final class BrickwallLimiter: StereoProcessor {
     /// The look-ahead requested at creation, in seconds.
     public let lookahead: Double
     /// Pre-stage transient duck (runs before the look-ahead when enabled).
-    public var spikeProtector = SpikeProtector()
+    @exclusivity(unchecked) public var spikeProtector = SpikeProtector()
     /// Whether `spikeProtector` runs before limiting.
-    public var spikeProtectionEnabled = true
+    @exclusivity(unchecked) public var spikeProtectionEnabled = true
 
-    @usableFromInline var window = 1  // L
-    @usableFromInline var ringMask = 0
-    @usableFromInline var delayedLeft: UnsafeMutablePointer<Float>
-    @usableFromInline var delayedRight: UnsafeMutablePointer<Float>
-    @usableFromInline var delayedCeiling: UnsafeMutablePointer<Float>
-    @usableFromInline var releasedGains: UnsafeMutablePointer<Float>
-    @usableFromInline var queueIndices: UnsafeMutablePointer<Int>
-    @usableFromInline var queueValues: UnsafeMutablePointer<Float>
-    @usableFromInline var queueHead = 0
-    @usableFromInline var queueTail = 0
-    @usableFromInline var frame = 0
-    @usableFromInline var gainSum: Double = 1
-    @usableFromInline var releasedGain: Float = 1
-    @usableFromInline var outputGain: Float = 1
-    @usableFromInline var lastOutputCeiling: Float = 1
-    @usableFromInline var ceilingLinear: Float = 1
-    @usableFromInline var ceilingTargetLinear: Float = 1
-    @usableFromInline var ceilingSmoothingCoefficient: Float = 1
-    @usableFromInline var releaseCoefficient: Float = 1
-    @usableFromInline var sampleRate: Float = 48_000
+    @exclusivity(unchecked) @usableFromInline var window = 1  // L
+    @exclusivity(unchecked) @usableFromInline var ringMask = 0
+    @exclusivity(unchecked) @usableFromInline var delayedLeft: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var delayedRight: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var delayedCeiling: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var releasedGains: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var queueIndices: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) @usableFromInline var queueValues: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var queueHead = 0
+    @exclusivity(unchecked) @usableFromInline var queueTail = 0
+    @exclusivity(unchecked) @usableFromInline var frame = 0
+    @exclusivity(unchecked) @usableFromInline var gainSum: Double = 1
+    @exclusivity(unchecked) @usableFromInline var releasedGain: Float = 1
+    @exclusivity(unchecked) @usableFromInline var outputGain: Float = 1
+    @exclusivity(unchecked) @usableFromInline var lastOutputCeiling: Float = 1
+    @exclusivity(unchecked) @usableFromInline var ceilingLinear: Float = 1
+    @exclusivity(unchecked) @usableFromInline var ceilingTargetLinear: Float = 1
+    @exclusivity(unchecked) @usableFromInline var ceilingSmoothingCoefficient: Float = 1
+    @exclusivity(unchecked) @usableFromInline var releaseCoefficient: Float = 1
+    @exclusivity(unchecked) @usableFromInline var sampleRate: Float = 48_000
     /// Output samples the final clamp moved by more than float rounding (should stay 0).
-    @usableFromInline package var safetyClampEngagements = 0
+    @exclusivity(unchecked) @usableFromInline package var safetyClampEngagements = 0
 
-    var ceilingSetting: Float
-    var releaseSetting: Float
+    @exclusivity(unchecked) var ceilingSetting: Float
+    @exclusivity(unchecked) var releaseSetting: Float
 
     /// Creates a limiter with `ceiling` dBFS (−60…0), `releaseTime` seconds
     /// (0.005…2) and `lookahead` seconds (0.0005…0.05).

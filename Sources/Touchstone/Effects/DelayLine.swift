@@ -25,32 +25,37 @@ import Foundation
 /// `prepare`. Mono: use two instances for stereo (`StereoDelay` does that).
 /// Output never denormal (loop state is flushed). A NaN input circulates in the
 /// loop until `reset()`.
+///
+/// Thread confinement: use an instance from one thread at a time (the audio
+/// thread, or setup code before it starts). Its stored properties are
+/// `@exclusivity(unchecked)`, dropping the per-access dynamic exclusivity checks
+/// a class would otherwise pay in the per-sample loop.
 public final class DelayLine: MonoProcessor {
     /// The longest delay the line can hold, in seconds (set at creation).
     public let maximumDelay: Double
     /// Shortest delay, in samples (Hermite reads one sample ahead of the integer position).
     @inlinable public static var minimumDelaySamples: Float { 2 }
 
-    @usableFromInline var buffer: UnsafeMutablePointer<Float>
-    @usableFromInline var mask: Int = 0
-    @usableFromInline var writeIndex: Int = 0
-    @usableFromInline var maximumDelaySamples: Float = 2
-    @usableFromInline var sampleRate: Float = 48_000
+    @exclusivity(unchecked) @usableFromInline var buffer: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var mask: Int = 0
+    @exclusivity(unchecked) @usableFromInline var writeIndex: Int = 0
+    @exclusivity(unchecked) @usableFromInline var maximumDelaySamples: Float = 2
+    @exclusivity(unchecked) @usableFromInline var sampleRate: Float = 48_000
 
-    @usableFromInline var delaySamplesTarget: Float = 2
-    @usableFromInline var delaySamples: Float = 2
-    @usableFromInline var delaySmoothingCoefficient: Float = 1
-    @usableFromInline var parameterSmoothingCoefficient: Float = 1
-    @usableFromInline var feedbackTarget: Float = 0
-    @usableFromInline var feedbackValue: Float = 0
-    @usableFromInline var mixTarget: Float = 0.5
-    @usableFromInline var mixValue: Float = 0.5
-    @usableFromInline var dampingTarget: Float = 1
-    @usableFromInline var dampingValue: Float = 1
-    @usableFromInline var loopState: Float = 0
+    @exclusivity(unchecked) @usableFromInline var delaySamplesTarget: Float = 2
+    @exclusivity(unchecked) @usableFromInline var delaySamples: Float = 2
+    @exclusivity(unchecked) @usableFromInline var delaySmoothingCoefficient: Float = 1
+    @exclusivity(unchecked) @usableFromInline var parameterSmoothingCoefficient: Float = 1
+    @exclusivity(unchecked) @usableFromInline var feedbackTarget: Float = 0
+    @exclusivity(unchecked) @usableFromInline var feedbackValue: Float = 0
+    @exclusivity(unchecked) @usableFromInline var mixTarget: Float = 0.5
+    @exclusivity(unchecked) @usableFromInline var mixValue: Float = 0.5
+    @exclusivity(unchecked) @usableFromInline var dampingTarget: Float = 1
+    @exclusivity(unchecked) @usableFromInline var dampingValue: Float = 1
+    @exclusivity(unchecked) @usableFromInline var loopState: Float = 0
 
-    var delayTimeSetting: Float
-    var dampingCutoffSetting: Float = 20_000
+    @exclusivity(unchecked) var delayTimeSetting: Float
+    @exclusivity(unchecked) var dampingCutoffSetting: Float = 20_000
 
     /// Creates a delay line able to hold `maximumDelay` seconds (0.001…60).
     public init(maximumDelay: Double = 2, delayTime: Float = 0.5, feedback: Float = 0.5, mix: Float = 0.5) {

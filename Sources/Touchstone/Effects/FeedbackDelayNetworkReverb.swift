@@ -34,6 +34,11 @@ import Foundation
 ///
 /// Buffers for the largest size are allocated in `prepare`. Output never denormal
 /// (loop state is flushed). A NaN input circulates until `reset()`.
+///
+/// Thread confinement: use an instance from one thread at a time (the audio
+/// thread, or setup code before it starts). Its stored properties are
+/// `@exclusivity(unchecked)`, dropping the per-access dynamic exclusivity checks
+/// a class would otherwise pay in the per-sample loop.
 public final class FeedbackDelayNetworkReverb: StereoProcessor {
     /// Number of delay lines in the network.
     @inlinable public static var lineCount: Int { 8 }
@@ -45,12 +50,12 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     public static let maximumSize: Float = 4
     @inlinable static var gainUpdateInterval: Int { 32 }
 
-    @usableFromInline var sampleRate: Float = 48_000
+    @exclusivity(unchecked) @usableFromInline var sampleRate: Float = 48_000
     // Delay lines: lineCount rings of lineCapacity samples, back to back.
-    @usableFromInline var lines: UnsafeMutablePointer<Float>
-    @usableFromInline var lineCapacity = 1
-    @usableFromInline var lineMask = 0
-    @usableFromInline var writeIndex = 0
+    @exclusivity(unchecked) @usableFromInline var lines: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var lineCapacity = 1
+    @exclusivity(unchecked) @usableFromInline var lineMask = 0
+    @exclusivity(unchecked) @usableFromInline var writeIndex = 0
     // Per-line parameters and state (lineCount each).
     @usableFromInline let lengths: UnsafeMutablePointer<Int>
     @usableFromInline let gains: UnsafeMutablePointer<Float>
@@ -58,23 +63,23 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     @usableFromInline let dampingStates: UnsafeMutablePointer<Float>
     @usableFromInline let scratch: UnsafeMutablePointer<Float>
     // Input diffusers: 8 allpass rings (4 left, 4 right), each diffuserCapacity long.
-    @usableFromInline var diffusers: UnsafeMutablePointer<Float>
-    @usableFromInline var diffuserCapacity = 1
+    @exclusivity(unchecked) @usableFromInline var diffusers: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var diffuserCapacity = 1
     @usableFromInline let diffuserLengths: UnsafeMutablePointer<Int>
     @usableFromInline let diffuserIndices: UnsafeMutablePointer<Int>
-    @usableFromInline var diffusionGain: Float = 0.6
+    @exclusivity(unchecked) @usableFromInline var diffusionGain: Float = 0.6
 
-    @usableFromInline var decayRateTarget: Float = 0.5  // 1 / T60
-    @usableFromInline var decayRate: Float = 0.5
-    @usableFromInline var dampingAmountTarget: Float = 0
-    @usableFromInline var dampingAmount: Float = 0
-    @usableFromInline var controlSmoothingCoefficient: Float = 1  // per gain update
-    @usableFromInline var samplesUntilGainUpdate = 0
-    @usableFromInline var mixTarget: Float = 0.3
-    @usableFromInline var mixValue: Float = 0.3
-    @usableFromInline var mixSmoothingCoefficient: Float = 1
+    @exclusivity(unchecked) @usableFromInline var decayRateTarget: Float = 0.5  // 1 / T60
+    @exclusivity(unchecked) @usableFromInline var decayRate: Float = 0.5
+    @exclusivity(unchecked) @usableFromInline var dampingAmountTarget: Float = 0
+    @exclusivity(unchecked) @usableFromInline var dampingAmount: Float = 0
+    @exclusivity(unchecked) @usableFromInline var controlSmoothingCoefficient: Float = 1  // per gain update
+    @exclusivity(unchecked) @usableFromInline var samplesUntilGainUpdate = 0
+    @exclusivity(unchecked) @usableFromInline var mixTarget: Float = 0.3
+    @exclusivity(unchecked) @usableFromInline var mixValue: Float = 0.3
+    @exclusivity(unchecked) @usableFromInline var mixSmoothingCoefficient: Float = 1
 
-    var sizeSetting: Float = 1
+    @exclusivity(unchecked) var sizeSetting: Float = 1
 
     /// Creates a reverb with RT60 `decayTime` s (0.1…30), `size` (0.25…4),
     /// `damping` (0…1) and `mix` (0…1).
