@@ -21,7 +21,9 @@ let package = Package(
         // Music and input value types. No Foundation.
         .target(name: "Horatio"),
         // DSP kernels and real-time helpers.
-        .target(name: "Touchstone"),
+        .target(name: "Touchstone", dependencies: ["CTouchstoneFTZ"]),
+        // Flush-to-zero register access (MXCSR on x86_64, FPCR on arm64) as static inline C.
+        .target(name: "CTouchstoneFTZ"),
         // Synth engine, command queue, MIDI, offline rendering, WAV.
         .target(name: "Ariel", dependencies: ["Horatio", "Touchstone"]),
         // Face-controlled chord synthesizer.
@@ -43,7 +45,11 @@ let package = Package(
         .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Hecate"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
         .testTarget(name: "HoratioTests", dependencies: ["Horatio"]),
-        .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone"]),
+        .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone", "AllocationCounting"]),
+        // Test-only: malloc interposition counting allocations per thread, and its Swift helper
+        // `AllocationCounter` (see CONTRIBUTING.md "Allocation counting"). Any test target may depend on it.
+        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        .target(name: "AllocationCounting", dependencies: ["CAllocationCounter"], path: "Tests/AllocationCounting"),
         .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio"]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),

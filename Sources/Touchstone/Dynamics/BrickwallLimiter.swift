@@ -1,0 +1,255 @@
+import Foundation
+
+/// A stereo-linked look-ahead brickwall limiter: no output sample ever exceeds
+/// the ceiling, for any input.
+///
+/// Per frame n (latency L = `latencySamples`, ceiling C[n] at the input side):
+/// 1. Non-finite input samples are replaced by 0; an optional `SpikeProtector`
+///    pre-stage ducks extreme transients (`spikeProtectionEnabled`, default on).
+/// 2. Required gain q[n] = min(1, C[n] / max(|L[n]|, |R[n]|)) (stereo-linked).
+/// 3. m[n] = min(q[n−L] … q[n]): a running minimum over the look-ahead window
+///    (monotonic queue, O(1) amortised), so a coming peak lowers the gain L
+///    samples before it arrives.
+/// 4. Release: r[n] = m[n] when falling, else r[n−1] + a·(m[n] − r[n−1]) with
+///    a = 1 − e^(−1/(release·fs)); always r ≤ m.
+/// 5. Attack: g[n] = mean(r[n−L] … r[n]), a linear-ish fade over the window.
+///    Every r in that window is ≤ q[n−L], so g[n] ≤ q[n−L].
+/// 6. Output y[n] = x[n−L] · g[n], which is therefore ≤ C[n−L] in magnitude; the
+///    ceiling travels through the same delay as the audio, so changing it while
+///    running is safe at any speed. A final clamp to ±C[n−L] absorbs float
+///    rounding (it never engages beyond rounding; tests check that).
+///
+/// - `ceiling`: dBFS, −60…0 (clamped). Settable while running; smoothed with a
+///   5 ms one-pole on the input side, which is safe in both directions because
+///   the gain computer sees each new ceiling L samples before the audio it applies to.
+/// - `releaseTime`: seconds, 0.005…2 (clamped).
+/// - Look-ahead: seconds at creation (0.0005…0.05, default 5 ms); see `latencySamples`.
+///
+/// Buffers are allocated in `prepare`. Output is always finite.
+///
+/// Thread confinement: use an instance from one thread at a time (the audio
+/// thread, or setup code before it starts). Its stored properties are
+/// `@exclusivity(unchecked)`, dropping the per-access dynamic exclusivity checks
+/// a class would otherwise pay in the per-sample loop.
+public final class BrickwallLimiter: StereoProcessor {
+    /// The look-ahead requested at creation, in seconds.
+    public let lookahead: Double
+    /// Pre-stage transient duck (runs before the look-ahead when enabled).
+    @exclusivity(unchecked) public var spikeProtector = SpikeProtector()
+    /// Whether `spikeProtector` runs before limiting.
+    @exclusivity(unchecked) public var spikeProtectionEnabled = true
+
+    @exclusivity(unchecked) @usableFromInline var window = 1  // L
+    @exclusivity(unchecked) @usableFromInline var ringMask = 0
+    @exclusivity(unchecked) @usableFromInline var delayedLeft: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var delayedRight: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var delayedCeiling: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var releasedGains: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var queueIndices: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) @usableFromInline var queueValues: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var queueHead = 0
+    @exclusivity(unchecked) @usableFromInline var queueTail = 0
+    @exclusivity(unchecked) @usableFromInline var frame = 0
+    @exclusivity(unchecked) @usableFromInline var gainSum: Double = 1
+    @exclusivity(unchecked) @usableFromInline var releasedGain: Float = 1
+    @exclusivity(unchecked) @usableFromInline var outputGain: Float = 1
+    @exclusivity(unchecked) @usableFromInline var lastOutputCeiling: Float = 1
+    @exclusivity(unchecked) @usableFromInline var ceilingLinear: Float = 1
+    @exclusivity(unchecked) @usableFromInline var ceilingTargetLinear: Float = 1
+    @exclusivity(unchecked) @usableFromInline var ceilingSmoothingCoefficient: Float = 1
+    @exclusivity(unchecked) @usableFromInline var releaseCoefficient: Float = 1
+    @exclusivity(unchecked) @usableFromInline var sampleRate: Float = 48_000
+    /// Output samples the final clamp moved by more than float rounding (should stay 0).
+    @exclusivity(unchecked) @usableFromInline package var safetyClampEngagements = 0
+
+    @exclusivity(unchecked) var ceilingSetting: Float
+    @exclusivity(unchecked) var releaseSetting: Float
+
+    /// Creates a limiter with `ceiling` dBFS (−60…0), `releaseTime` seconds
+    /// (0.005…2) and `lookahead` seconds (0.0005…0.05).
+    public init(ceiling: Float = -1, releaseTime: Float = 0.1, lookahead: Double = 0.005) {
+        precondition(lookahead >= 0.0005 && lookahead <= 0.05, "look-ahead must be 0.5…50 ms")
+        self.lookahead = lookahead
+        ceilingSetting = ceiling
+        releaseSetting = releaseTime
+        delayedLeft = .allocate(capacity: 1)
+        delayedRight = .allocate(capacity: 1)
+        delayedCeiling = .allocate(capacity: 1)
+        releasedGains = .allocate(capacity: 1)
+        queueIndices = .allocate(capacity: 1)
+        queueValues = .allocate(capacity: 1)
+        self.ceiling = ceiling
+        self.releaseTime = releaseTime
+    }
+
+    deinit {
+        delayedLeft.deallocate()
+        delayedRight.deallocate()
+        delayedCeiling.deallocate()
+        releasedGains.deallocate()
+        queueIndices.deallocate()
+        queueValues.deallocate()
+    }
+
+    /// Ceiling in dBFS, −60…0 (clamped). Safe to change while running.
+    public var ceiling: Float {
+        get { ceilingSetting }
+        set {
+            ceilingSetting = newValue.isFinite ? min(max(newValue, -60), 0) : -1
+            ceilingTargetLinear = pow(10, ceilingSetting / 20)
+        }
+    }
+
+    /// Release time constant in seconds, 0.005…2 (clamped).
+    public var releaseTime: Float {
+        get { releaseSetting }
+        set {
+            releaseSetting = newValue.isFinite ? min(max(newValue, 0.005), 2) : 0.1
+            releaseCoefficient = 1 - exp(-1 / (releaseSetting * sampleRate))
+        }
+    }
+
+    /// Delay the limiter adds, in samples (the look-ahead); valid after `prepare`.
+    public var latencySamples: Int { window }
+
+    /// The ceiling (linear) that bounded the last output frame: the smoothed
+    /// setting as it was `latencySamples` frames earlier. Every output sample is
+    /// within ±this value.
+    public var effectiveCeiling: Float { lastOutputCeiling }
+
+    /// The gain applied to the last output frame, 0…1.
+    public var currentGain: Float { outputGain }
+
+    /// Current gain reduction in dB (≥ 0; 0 = not limiting), for meters.
+    public var gainReductionDecibels: Float {
+        outputGain >= 1 ? 0 : -20 * log10(max(outputGain, 1e-9))
+    }
+
+    public func prepare(_ spec: ProcessSpec) {
+        sampleRate = Float(spec.sampleRate)
+        window = max(1, Int((lookahead * spec.sampleRate).rounded()))
+        var capacity = 2
+        while capacity < window + 2 { capacity <<= 1 }
+        ringMask = capacity - 1
+        for pointer in [delayedLeft, delayedRight, delayedCeiling, releasedGains, queueValues] { pointer.deallocate() }
+        queueIndices.deallocate()
+        delayedLeft = .allocate(capacity: capacity)
+        delayedRight = .allocate(capacity: capacity)
+        delayedCeiling = .allocate(capacity: capacity)
+        releasedGains = .allocate(capacity: capacity)
+        queueValues = .allocate(capacity: capacity)
+        queueIndices = .allocate(capacity: capacity)
+        ceilingSmoothingCoefficient = 1 - exp(-1 / (0.005 * sampleRate))
+        releaseTime = releaseSetting
+        spikeProtector.prepare(spec)
+        reset()
+    }
+
+    /// Clears the look-ahead (silence) and returns to unity gain. No allocation.
+    public func reset() {
+        let capacity = ringMask + 1
+        ceilingLinear = ceilingTargetLinear
+        delayedLeft.update(repeating: 0, count: capacity)
+        delayedRight.update(repeating: 0, count: capacity)
+        delayedCeiling.update(repeating: ceilingLinear, count: capacity)
+        releasedGains.update(repeating: 1, count: capacity)
+        queueIndices.update(repeating: 0, count: capacity)
+        queueValues.update(repeating: 1, count: capacity)
+        queueHead = 0
+        queueTail = 0
+        frame = 0
+        gainSum = Double(window + 1)
+        releasedGain = 1
+        outputGain = 1
+        lastOutputCeiling = ceilingLinear
+        spikeProtector.reset()
+    }
+
+    /// Processes one stereo frame; the output is the input from `latencySamples` frames ago.
+    @inlinable @inline(__always)
+    public func processFrame(left: Float, right: Float) -> (left: Float, right: Float) {
+        var inLeft = left.isFinite ? left : 0
+        var inRight = right.isFinite ? right : 0
+        if spikeProtectionEnabled {
+            (inLeft, inRight) = spikeProtector.processFrame(left: inLeft, right: inRight)
+        }
+        ceilingLinear += ceilingSmoothingCoefficient * (ceilingTargetLinear - ceilingLinear)
+        let ceilingNow = ceilingLinear
+
+        let n = frame
+        let peak = max(abs(inLeft), abs(inRight))
+        let required = peak > ceilingNow ? ceilingNow / peak : 1
+
+        // Running minimum of `required` over frames n−L … n (monotonic queue).
+        // (No `&&`: its autoclosure would retain self on the audio thread.)
+        while queueTail != queueHead {
+            if queueValues[(queueTail &- 1) & ringMask] < required { break }
+            queueTail &-= 1
+        }
+        queueIndices[queueTail & ringMask] = n
+        queueValues[queueTail & ringMask] = required
+        queueTail &+= 1
+        while queueIndices[queueHead & ringMask] < n &- window {
+            queueHead &+= 1
+        }
+        let windowMinimum = queueValues[queueHead & ringMask]
+
+        // Instant fall, exponential release; stays ≤ windowMinimum.
+        if windowMinimum < releasedGain {
+            releasedGain = windowMinimum
+        } else {
+            releasedGain += releaseCoefficient * (windowMinimum - releasedGain)
+        }
+
+        // Moving average of the released gain over the same L + 1 frames.
+        let slot = n & ringMask
+        let leaving = releasedGains[(n &- window &- 1) & ringMask]
+        releasedGains[slot] = releasedGain
+        if slot == 0 {
+            // Re-sum exactly once per ring cycle so rounding never drifts.
+            var exact: Double = 0
+            var k = n &- window
+            while k != n &+ 1 {
+                exact += Double(releasedGains[k & ringMask])
+                k &+= 1
+            }
+            gainSum = exact
+        } else {
+            gainSum += Double(releasedGain) - Double(leaving)
+        }
+        let gain = Float(gainSum / Double(window &+ 1))
+        outputGain = gain
+
+        // The frame leaving the look-ahead, with the ceiling it was measured against.
+        let outSlot = (n &- window) & ringMask
+        let ceilingThen = delayedCeiling[outSlot]
+        lastOutputCeiling = ceilingThen
+        var outLeft = delayedLeft[outSlot] * gain
+        var outRight = delayedRight[outSlot] * gain
+        delayedLeft[slot] = inLeft
+        delayedRight[slot] = inRight
+        delayedCeiling[slot] = ceilingNow
+        frame = n &+ 1
+
+        let peakOut = max(abs(outLeft), abs(outRight))
+        if peakOut > ceilingThen {
+            if peakOut > ceilingThen * 1.000_01 { safetyClampEngagements &+= 1 }
+            outLeft = min(max(outLeft, -ceilingThen), ceilingThen)
+            outRight = min(max(outRight, -ceilingThen), ceilingThen)
+        }
+        return (outLeft, outRight)
+    }
+
+    /// Processes two channel buffers in place (equal length, at most the prepared block size).
+    #if !DEBUG  // checked only with whole-module optimisation, which sees across files
+    @_noAllocation @_noLocks
+    #endif
+    public func process(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>) {
+        precondition(left.count == right.count, "stereo buffers must have the same length")
+        for i in left.indices {
+            let out = processFrame(left: left[i], right: right[i])
+            left[i] = out.left
+            right[i] = out.right
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+
+/// A modulatable feedback delay (echo) with 4-point Hermite interpolation.
+///
+///     w[n] = x[n] + feedback · LP(y[n])        (written into the line)
+///     y[n] = w[n − d] read with Hermite interpolation at fractional d
+///     out  = x + mix·(y − x)
+///
+/// - `delayTime` (seconds, ≥ 2 samples … `maximumDelay`) is smoothed per sample
+///   with a one-pole of `delayTimeSmoothing` seconds, so a time change glides
+///   (a tape-like pitch bend) instead of jumping; 0 switches instantly (clicks).
+/// - Per-sample modulation (vibrato, chorus, flanger) goes through
+///   `process(_:modulation:)` as a delay offset in seconds per sample.
+/// - Interpolation is Niemitalo's 4-point, 3rd-order Hermite (x-form,
+///   `HermiteInterpolation`): C1
+///   continuous, so a modulated read position has no slope discontinuities; its
+///   magnitude response never exceeds 1, so the loop stays stable.
+/// - `feedback` (−0.99…0.99) is clamped below 1 in magnitude; with the damping
+///   filter's unity DC gain the loop gain is < 1 at every frequency.
+/// - `dampingCutoff` (Hz, 200…20 000) sets a one-pole low-pass inside the loop, so
+///   each repeat is darker than the last; 20 000 (the default) or ≥ 0.49·fs bypasses it.
+/// - `mix` (0…1) cross-fades dry to the delayed signal.
+///
+/// Storage for `maximumDelay` seconds (plus modulation headroom) is allocated in
+/// `prepare`. Mono: use two instances for stereo (`StereoDelay` does that).
+/// Output never denormal (loop state is flushed). A NaN input circulates in the
+/// loop until `reset()`.
+///
+/// Thread confinement: use an instance from one thread at a time (the audio
+/// thread, or setup code before it starts). Its stored properties are
+/// `@exclusivity(unchecked)`, dropping the per-access dynamic exclusivity checks
+/// a class would otherwise pay in the per-sample loop.
+public final class DelayLine: MonoProcessor {
+    /// The longest delay the line can hold, in seconds (set at creation).
+    public let maximumDelay: Double
+    /// Shortest delay, in samples (Hermite reads one sample ahead of the integer position).
+    @inlinable public static var minimumDelaySamples: Float { 2 }
+
+    @exclusivity(unchecked) @usableFromInline var buffer: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) @usableFromInline var mask: Int = 0
+    @exclusivity(unchecked) @usableFromInline var writeIndex: Int = 0
+    @exclusivity(unchecked) @usableFromInline var maximumDelaySamples: Float = 2
+    @exclusivity(unchecked) @usableFromInline var sampleRate: Float = 48_000
+
+    @exclusivity(unchecked) @usableFromInline var delaySamplesTarget: Float = 2
+    @exclusivity(unchecked) @usableFromInline var delaySamples: Float = 2
+    @exclusivity(unchecked) @usableFromInline var delaySmoothingCoefficient: Float = 1
+    @exclusivity(unchecked) @usableFromInline var parameterSmoothingCoefficient: Float = 1
+    @exclusivity(unchecked) @usableFromInline var feedbackTarget: Float = 0
+    @exclusivity(unchecked) @usableFromInline var feedbackValue: Float = 0
+    @exclusivity(unchecked) @usableFromInline var mixTarget: Float = 0.5
+    @exclusivity(unchecked) @usableFromInline var mixValue: Float = 0.5
+    @exclusivity(unchecked) @usableFromInline var dampingTarget: Float = 1
+    @exclusivity(unchecked) @usableFromInline var dampingValue: Float = 1
+    @exclusivity(unchecked) @usableFromInline var loopState: Float = 0
+
+    @exclusivity(unchecked) var delayTimeSetting: Float
+    @exclusivity(unchecked) var dampingCutoffSetting: Float = 20_000
+
+    /// Creates a delay line able to hold `maximumDelay` seconds (0.001…60).
+    public init(maximumDelay: Double = 2, delayTime: Float = 0.5, feedback: Float = 0.5, mix: Float = 0.5) {
+        precondition(maximumDelay > 0 && maximumDelay <= 60, "maximum delay must be in 0…60 s")
+        self.maximumDelay = maximumDelay
+        delayTimeSetting = delayTime
+        buffer = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+        buffer.initialize(to: 0)
+        self.feedback = feedback
+        self.mix = mix
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// Delay time in seconds, clamped to 2 samples … `maximumDelay`. Smoothed
+    /// (see `delayTimeSmoothing`).
+    public var delayTime: Float {
+        get { delayTimeSetting }
+        set {
+            delayTimeSetting = newValue.isFinite ? max(newValue, 0) : 0
+            updateDelayTarget()
+        }
+    }
+
+    /// Time constant of the delay-time glide, in seconds (0…2; 0 = jump, which clicks).
+    public var delayTimeSmoothing: Float = 0.05 {
+        didSet {
+            delayTimeSmoothing = delayTimeSmoothing.isFinite ? min(max(delayTimeSmoothing, 0), 2) : 0.05
+            updateSmoothing()
+        }
+    }
+
+    /// Feedback gain, −0.99…0.99 (clamped; negative inverts every other repeat). Smoothed.
+    public var feedback: Float {
+        get { feedbackTarget }
+        set { feedbackTarget = newValue.isFinite ? min(max(newValue, -0.99), 0.99) : 0 }
+    }
+
+    /// Dry/wet, 0 (dry) … 1 (only the delayed signal) (clamped). Smoothed.
+    public var mix: Float {
+        get { mixTarget }
+        set { mixTarget = newValue.isFinite ? min(max(newValue, 0), 1) : 0 }
+    }
+
+    /// Cutoff of the in-loop low-pass, in Hz (200…20 000, clamped; 20 000 or ≥ 0.49·fs = off). Smoothed.
+    public var dampingCutoff: Float {
+        get { dampingCutoffSetting }
+        set {
+            dampingCutoffSetting = newValue.isFinite ? min(max(newValue, 200), 20_000) : 20_000
+            updateDampingTarget()
+        }
+    }
+
+    /// The current smoothed delay, in samples (for display and tests).
+    public var currentDelaySamples: Float { delaySamples }
+
+    public func prepare(_ spec: ProcessSpec) {
+        sampleRate = Float(spec.sampleRate)
+        // Headroom for ±50 ms of modulation and the 4 Hermite taps.
+        let longest = Int((maximumDelay + 0.05) * spec.sampleRate) + 4
+        var size = 4
+        while size < longest { size <<= 1 }
+        buffer.deallocate()
+        buffer = UnsafeMutablePointer<Float>.allocate(capacity: size)
+        mask = size - 1
+        maximumDelaySamples = Float(size - 3)
+        updateDelayTarget()
+        updateDampingTarget()
+        updateSmoothing()
+        reset()
+    }
+
+    /// Silences the line and jumps every smoothed parameter to its target. No allocation.
+    public func reset() {
+        buffer.update(repeating: 0, count: mask + 1)
+        writeIndex = 0
+        loopState = 0
+        delaySamples = delaySamplesTarget
+        feedbackValue = feedbackTarget
+        mixValue = mixTarget
+        dampingValue = dampingTarget
+    }
+
+    /// Processes one sample with the delay offset by `modulation` seconds (the
+    /// total is clamped to 2 samples … `maximumDelay` + 50 ms).
+    @inlinable @inline(__always)
+    public func processSample(_ input: Float, modulation: Float) -> Float {
+        delaySamples += delaySmoothingCoefficient * (delaySamplesTarget - delaySamples)
+        feedbackValue += parameterSmoothingCoefficient * (feedbackTarget - feedbackValue)
+        mixValue += parameterSmoothingCoefficient * (mixTarget - mixValue)
+        dampingValue += parameterSmoothingCoefficient * (dampingTarget - dampingValue)
+
+        let shortest: Float = 2  // minimumDelaySamples (a type reference would touch class metadata)
+        var delay = delaySamples + modulation * sampleRate
+        delay = delay > shortest ? delay : shortest  // also catches NaN
+        delay = delay < maximumDelaySamples ? delay : maximumDelaySamples
+        let whole = Int(delay)
+        let fraction = delay - Float(whole)
+        // Delay k reads the sample written k calls ago (writeIndex - k).
+        let newest = writeIndex &- whole
+        let delayed = HermiteInterpolation.interpolate(
+            buffer[(newest &+ 1) & mask], buffer[newest & mask],
+            buffer[(newest &- 1) & mask], buffer[(newest &- 2) & mask],
+            at: fraction
+        )
+        loopState = DenormalGuard.flush(loopState + dampingValue * (delayed - loopState))
+        buffer[writeIndex & mask] = DenormalGuard.flush(input + feedbackValue * loopState)
+        writeIndex = (writeIndex &+ 1) & mask
+        return input + mixValue * (delayed - input)
+    }
+
+    /// Processes one sample at the current delay time.
+    @inlinable @inline(__always)
+    public func processSample(_ input: Float) -> Float {
+        processSample(input, modulation: 0)
+    }
+
+    /// Processes a block in place (at most the prepared maximum block size).
+    #if !DEBUG  // checked only with whole-module optimisation, which sees across files
+    @_noAllocation @_noLocks
+    #endif
+    public func process(_ buffer: UnsafeMutableBufferPointer<Float>) {
+        for i in buffer.indices {
+            buffer[i] = processSample(buffer[i], modulation: 0)
+        }
+    }
+
+    /// Processes a block in place with a per-sample delay offset in seconds
+    /// (`modulation.count` ≥ `buffer.count`), e.g. an LFO for chorus or vibrato.
+    #if !DEBUG
+    @_noAllocation @_noLocks
+    #endif
+    public func process(_ buffer: UnsafeMutableBufferPointer<Float>, modulation: UnsafeBufferPointer<Float>) {
+        precondition(modulation.count >= buffer.count, "one modulation value per sample")
+        for i in buffer.indices {
+            buffer[i] = processSample(buffer[i], modulation: modulation[i])
+        }
+    }
+
+    func updateDelayTarget() {
+        let samples = delayTimeSetting * sampleRate
+        delaySamplesTarget = min(max(samples, DelayLine.minimumDelaySamples), max(DelayLine.minimumDelaySamples, Float(maximumDelay) * sampleRate))
+    }
+
+    func updateDampingTarget() {
+        let bypassed = dampingCutoffSetting >= 20_000 || dampingCutoffSetting >= 0.49 * sampleRate
+        dampingTarget = bypassed ? 1 : 1 - exp(-2 * Float.pi * dampingCutoffSetting / sampleRate)
+    }
+
+    func updateSmoothing() {
+        delaySmoothingCoefficient = delayTimeSmoothing > 0 ? 1 - exp(-1 / (delayTimeSmoothing * sampleRate)) : 1
+        parameterSmoothingCoefficient = 1 - exp(-1 / (0.01 * sampleRate))
+    }
+}

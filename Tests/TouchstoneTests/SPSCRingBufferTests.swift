@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import Touchstone
+
+@Suite struct SPSCRingBufferTests {
+    @Test func capacityRoundsUpToAPowerOfTwo() {
+        #expect(SPSCRingBuffer<Int>(minimumCapacity: 1).capacity == 2)
+        #expect(SPSCRingBuffer<Int>(minimumCapacity: 200).capacity == 256)
+        #expect(SPSCRingBuffer<Int>(minimumCapacity: 256).capacity == 256)
+    }
+
+    @Test func fifoOrderAndEmptyPop() {
+        let ring = SPSCRingBuffer<Int>(minimumCapacity: 8)
+        #expect(ring.pop() == nil)
+        for i in 0..<5 { #expect(ring.push(i)) }
+        #expect(ring.count == 5)
+        for i in 0..<5 { #expect(ring.pop() == i) }
+        #expect(ring.pop() == nil)
+        #expect(ring.isEmpty)
+    }
+
+    @Test func fullBufferDropsAndCountsExactly() {
+        let ring = SPSCRingBuffer<Int>(minimumCapacity: 16)
+        for i in 0..<16 { #expect(ring.push(i)) }
+        var refused = 0
+        for i in 16..<53 where !ring.push(i) { refused += 1 }
+        #expect(refused == 37)
+        #expect(ring.droppedCount == 37)
+        var popped: [Int] = []
+        while let value = ring.pop() { popped.append(value) }
+        #expect(popped == Array(0..<16), "the queued items survive, the refused ones never appear")
+        // Room again after draining.
+        #expect(ring.push(99))
+        #expect(ring.pop() == 99)
+        #expect(ring.droppedCount == 37)
+    }
+
+    @Test func drainHandsOverEverythingInOrder() {
+        let ring = SPSCRingBuffer<Int>(minimumCapacity: 32)
+        for i in 0..<20 { ring.push(i) }
+        var seen: [Int] = []
+        let drained = ring.drain { seen.append($0) }
+        #expect(drained == 20)
+        #expect(seen == Array(0..<20))
+    }
+
+    /// Class elements are released exactly once, also those left in the ring.
+    @Test func nonTrivialElementsAreNotLeaked() {
+        final class Token { static nonisolated(unsafe) var alive = 0; init() { Token.alive += 1 }; deinit { Token.alive -= 1 } }
+        do {
+            let ring = SPSCRingBuffer<Token>(minimumCapacity: 4)
+            for _ in 0..<6 { ring.push(Token()) }  // 2 refused and released at once
+            #expect(Token.alive == 4)
+            _ = ring.pop()
+            #expect(Token.alive == 3)
+        }
+        #expect(Token.alive == 0)
+    }
+
+    /// Two threads, millions of sequenced items through a tiny ring: the consumer
+    /// sees every item exactly once and in order; every refused push is counted.
+    @Test func twoThreadStressLosesAndDuplicatesNothing() {
+        let total = 2_000_000
+        let ring = SPSCRingBuffer<Int>(minimumCapacity: 64)
+        let producerDone = DispatchSemaphore(value: 0)
+        let refusedByProducer = RefusalTally()
+        let producer = Thread {
+            var refused = 0
+            var i = 0
+            while i < total {
+                if ring.push(i) {
+                    i += 1
+                } else {
+                    refused += 1
+                    if refused % 64 == 0 { sched_yield() }
+                }
+            }
+            refusedByProducer.value = refused
+            producerDone.signal()
+        }
+        producer.start()
+
+        var expected = 0
+        var outOfOrder = 0
+        var spins = 0
+        while expected < total {
+            if let value = ring.pop() {
+                if value != expected { outOfOrder += 1 }
+                expected = value + 1
+            } else {
+                spins += 1
+                if spins % 64 == 0 { sched_yield() }
+            }
+        }
+        producerDone.wait()
+        #expect(outOfOrder == 0)
+        #expect(expected == total)
+        #expect(ring.pop() == nil, "nothing duplicated after the last item")
+        #expect(ring.droppedCount == refusedByProducer.value)
+    }
+
+    final class RefusalTally: @unchecked Sendable {
+        // Written by the producer before it signals, read after waiting: ordered by the semaphore.
+        var value = 0
+    }
+}
+
+@Suite struct SampleRingBufferTests {
+    @Test func readsTheLatestSamplesOldestFirst() {
+        let ring = SampleRingBuffer(minimumCapacity: 64)
+        #expect(ring.capacity == 64)
+        let block: [Float] = (0..<100).map(Float.init)
+        block.withUnsafeBufferPointer { ring.write($0) }
+        #expect(ring.latest(10) == (90..<100).map(Float.init))
+        ring.write(100)
+        #expect(ring.latest(3) == [98, 99, 100])
+        #expect(ring.totalWritten == 101)
+    }
+
+    @Test func zeroFillsBeforeEnoughHistory() {
+        let ring = SampleRingBuffer(minimumCapacity: 16)
+        ring.write(1)
+        ring.write(2)
+        #expect(ring.latest(4) == [0, 0, 1, 2])
+    }
+
+    /// A writer thread streams a ramp; every read reported consistent must be a
+    /// contiguous run of the ramp.
+    @Test func concurrentReadsAreContiguousWhenReportedConsistent() {
+        let ring = SampleRingBuffer(minimumCapacity: 4096)
+        let blocks = 40_000
+        let finished = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            var block = [Float](repeating: 0, count: 64)
+            var next: Float = 0
+            for _ in 0..<blocks {
+                for i in 0..<64 {
+                    block[i] = next
+                    next = next == 1_000_000 ? 0 : next + 1
+                }
+                block.withUnsafeBufferPointer { ring.write($0) }
+            }
+            finished.signal()
+        }
+        writer.start()
+        var destination = [Float](repeating: 0, count: 256)
+        var consistentReads = 0
+        var brokenRuns = 0
+        var torn = 0
+        while ring.totalWritten < blocks * 64 {
+            let writtenBefore = ring.totalWritten
+            let consistent = destination.withUnsafeMutableBufferPointer { ring.readLatest(into: $0) }
+            guard consistent else { torn += 1; continue }
+            guard writtenBefore >= 256 else { continue }  // front may be zero-filled
+            consistentReads += 1
+            for i in 1..<256 {
+                let step = destination[i] - destination[i - 1]
+                if step != 1 && !(destination[i] == 0 && destination[i - 1] == 1_000_000) { brokenRuns += 1; break }
+            }
+        }
+        finished.wait()
+        #expect(brokenRuns == 0)
+        #expect(consistentReads > 0)
+        #expect(torn <= consistentReads)
+    }
+}
