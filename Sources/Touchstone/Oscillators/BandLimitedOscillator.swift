@@ -1,0 +1,248 @@
+/// An anti-aliased audio oscillator: PolyBLEP for the jumps of saw, square and pulse, PolyBLAMP for the
+/// corners of the triangle, an exact sine.
+///
+/// The two-sample polynomial residuals (Välimäki & Huovilainen 2007; Esqueda, Välimäki & Bilbao 2016
+/// for BLAMP) cost a branch per sample and a few multiplies on the two samples around each
+/// discontinuity. Measured at 2637 Hz / 48 kHz (OscillatorTests): the saw's alias energy is about
+/// 28 dB below its harmonic energy over the full band and more than 50 dB below it under 10 kHz, the
+/// same as Faust's `os.polyblep_saw`.
+///
+/// The frequency may change every sample (`setFrequency(_:)` is a multiply): the phase is continuous,
+/// so pitch bends and glides never click. Through-zero FM is not supported (negative frequencies
+/// are clamped to 0); frequencies above 0.45·fs are clamped there.
+///
+///     var osc = BandLimitedOscillator(waveform: .saw, frequency: 220)
+///     osc.prepare(ProcessSpec(sampleRate: 48_000, maximumBlockSize: 256))
+///     osc.generate(into: buffer)                  // or osc.nextSaw() per sample in a voice loop
+///
+/// Output is bipolar, nominally −1…1 (the band-limited saw overshoots slightly near its jump).
+@frozen
+public struct BandLimitedOscillator: SignalGenerator, Sendable {
+    /// The shape produced by `nextSample()` and `generate(into:)`. Chosen per block.
+    public var waveform: Waveform
+    /// Pulse width for `.pulse`, 0.01…0.99 of the period (the current, smoothed value).
+    /// `setPulseWidth(_:)` glides it linearly over 5 ms.
+    @inlinable public var pulseWidth: Float { pulseWidthSmoother.current }
+    @usableFromInline var pulseWidthSmoother: SmoothedParameter
+
+    @usableFromInline var phaseValue: Float
+    @usableFromInline var increment: Float = 0
+    @usableFromInline var inverseSampleRate: Float = 1 / 48_000
+    @usableFromInline var frequencyHz: Float
+    @usableFromInline var startPhase: Float
+
+    /// The highest frequency, as a fraction of the sample rate, the oscillator will run at.
+    public static let maximumNormalizedFrequency: Float = 0.45
+
+    /// - Parameters:
+    ///   - waveform: the shape.
+    ///   - frequency: Hz, 0…0.45·fs.
+    ///   - phase: starting phase 0…1 (also restored by `reset()`).
+    ///   - pulseWidth: 0.01…0.99 (only `.pulse` uses it).
+    public init(waveform: Waveform = .saw, frequency: Float = 440, phase: Float = 0, pulseWidth: Float = 0.5) {
+        self.waveform = waveform
+        self.frequencyHz = frequency
+        let wrapped = phase - phase.rounded(.down)
+        self.startPhase = wrapped.isFinite ? wrapped : 0
+        self.phaseValue = self.startPhase
+        self.pulseWidthSmoother = SmoothedParameter(initialValue: Self.clampWidth(pulseWidth), style: .linear, rampTime: 0.005)
+        setFrequency(frequency)
+    }
+
+    public mutating func prepare(_ spec: ProcessSpec) {
+        inverseSampleRate = Float(1 / spec.sampleRate)
+        pulseWidthSmoother.prepare(sampleRate: spec.sampleRate)
+        setFrequency(frequencyHz)
+        reset()
+    }
+
+    /// Restores the starting phase and settles the pulse width. No allocation.
+    public mutating func reset() {
+        phaseValue = startPhase
+        pulseWidthSmoother.snap(to: pulseWidthSmoother.target)
+    }
+
+    /// The current phase, 0…1 (the phase of the next sample).
+    @inlinable
+    public var phase: Float { phaseValue }
+
+    /// The current frequency in Hz (after clamping).
+    @inlinable
+    public var frequency: Float { increment / inverseSampleRate }
+
+    /// Sets the frequency in Hz (clamped to 0…0.45·fs). Cheap enough to call every sample;
+    /// the phase stays continuous, so it never clicks.
+    @inlinable @inline(__always)
+    public mutating func setFrequency(_ hz: Float) {
+        frequencyHz = hz
+        let normalized = hz * inverseSampleRate
+        // max/min also turn NaN into a valid value.
+        increment = min(max(normalized, 0), Self.maximumNormalizedFrequency)
+    }
+
+    /// Sets the pulse width target (0.01…0.99 of the period, clamped); it glides there over 5 ms.
+    public mutating func setPulseWidth(_ width: Float) {
+        pulseWidthSmoother.setTarget(Self.clampWidth(width))
+    }
+
+    /// Jumps the phase to `newPhase` (0…1, wrapped), e.g. to start a note in a known phase or for hard sync.
+    /// A jump mid-note is a discontinuity the oscillator does not band-limit.
+    @inlinable
+    public mutating func resetPhase(to newPhase: Float = 0) {
+        let wrapped = newPhase - newPhase.rounded(.down)
+        phaseValue = wrapped.isFinite && wrapped < 1 ? wrapped : 0
+    }
+
+    @usableFromInline
+    static func clampWidth(_ width: Float) -> Float {
+        width.isFinite ? min(max(width, 0.01), 0.99) : 0.5
+    }
+
+    // MARK: - Residuals
+
+    /// The two-sample PolyBLEP residual for a unit-height (×2 for a −1→+1 jump) step, as in
+    /// Välimäki & Huovilainen: returns the correction to *add* for an upward step of 2.
+    ///
+    /// - Parameters:
+    ///   - t: phase since the step, 0…1 (the step sits at 0 ≡ 1).
+    ///   - dt: phase increment per sample, 0…0.5.
+    @inlinable @inline(__always)
+    public static func polyBLEP(_ t: Float, _ dt: Float) -> Float {
+        if t < dt {
+            let x = t / dt
+            return x + x - x * x - 1
+        } else if t > 1 - dt {
+            let x = (t - 1) / dt
+            return x * x + x + x + 1
+        }
+        return 0
+    }
+
+    /// The two-sample PolyBLAMP residual `(1 − |x|)³ / 6` (|x| < 1 sample from the corner) for a unit
+    /// change of slope per sample; 0 elsewhere.
+    ///
+    /// - Parameter x: distance from the corner in samples, ≥ 0.
+    @inlinable @inline(__always)
+    public static func polyBLAMP(distance x: Float) -> Float {
+        let y = 1 - x
+        return y * y * y * (1 / 6)
+    }
+
+    // MARK: - Per-waveform samples (for voice loops that know their shape)
+
+    @inlinable @inline(__always)
+    mutating func advance() {
+        phaseValue += increment
+        if phaseValue >= 1 { phaseValue -= 1 }
+    }
+
+    /// Next sample of a band-limited saw (−1 → +1 ramp).
+    @inlinable @inline(__always)
+    public mutating func nextSaw() -> Float {
+        let t = phaseValue
+        let dt = increment
+        var y = 2 * t - 1
+        y -= Self.polyBLEP(t, dt)
+        advance()
+        return y
+    }
+
+    /// Next sample of a band-limited reverse saw (+1 → −1 ramp).
+    @inlinable @inline(__always)
+    public mutating func nextReverseSaw() -> Float {
+        -nextSaw()
+    }
+
+    /// Next sample of a band-limited square (+1 first half, −1 second half).
+    @inlinable @inline(__always)
+    public mutating func nextSquare() -> Float {
+        let t = phaseValue
+        let dt = increment
+        var y: Float = t < 0.5 ? 1 : -1
+        y += Self.polyBLEP(t, dt)
+        var u = t + 0.5
+        if u >= 1 { u -= 1 }
+        y -= Self.polyBLEP(u, dt)
+        advance()
+        return y
+    }
+
+    /// Next sample of a band-limited pulse of the (smoothed) `pulseWidth`, with its DC offset removed.
+    @inlinable @inline(__always)
+    public mutating func nextPulse() -> Float {
+        let width = pulseWidthSmoother.next()
+        let t = phaseValue
+        let dt = increment
+        var y: Float = t < width ? 1 : -1
+        y += Self.polyBLEP(t, dt)
+        var u = t - width
+        if u < 0 { u += 1 }
+        y -= Self.polyBLEP(u, dt)
+        advance()
+        return y - (2 * width - 1)
+    }
+
+    /// Next sample of a triangle with PolyBLAMP-rounded corners, in phase with the sine.
+    @inlinable @inline(__always)
+    public mutating func nextTriangle() -> Float {
+        let dt = increment
+        var q = phaseValue + 0.25
+        if q >= 1 { q -= 1 }
+        var y = 1 - 4 * abs(q - 0.5)
+        // The slope changes by ±8 per period at each corner, i.e. ±8·dt per sample.
+        let slopeChange = 8 * dt
+        if q < dt {
+            y += slopeChange * Self.polyBLAMP(distance: q / dt)
+        } else if q > 1 - dt {
+            y += slopeChange * Self.polyBLAMP(distance: (1 - q) / dt)
+        }
+        let fromPeak = abs(q - 0.5)
+        if fromPeak < dt {
+            y -= slopeChange * Self.polyBLAMP(distance: fromPeak / dt)
+        }
+        advance()
+        return y
+    }
+
+    /// Next sample of a sine, sin(2π·phase).
+    @inlinable @inline(__always)
+    public mutating func nextSine() -> Float {
+        let y = FastTrigonometry.sin(turns: phaseValue)
+        advance()
+        return y
+    }
+
+    // MARK: - Kernel contract
+
+    /// Next sample of the current `waveform`. Prefer `generate(into:)` or the per-waveform calls in hot
+    /// loops: this switches on the waveform every sample.
+    @inlinable
+    public mutating func nextSample() -> Float {
+        switch waveform {
+        case .sine: nextSine()
+        case .triangle: nextTriangle()
+        case .saw: nextSaw()
+        case .square: nextSquare()
+        case .pulse: nextPulse()
+        case .reverseSaw: nextReverseSaw()
+        }
+    }
+
+    /// Fills `buffer` with the current waveform; the shape is chosen once per block.
+    // Checked in release (whole-module) builds only: debug builds compile files apart and cannot see across them.
+    #if DEBUG
+    #else
+    @_noAllocation
+    #endif
+    @inlinable
+    public mutating func generate(into buffer: UnsafeMutableBufferPointer<Float>) {
+        switch waveform {
+        case .sine: for i in buffer.indices { buffer[i] = nextSine() }
+        case .triangle: for i in buffer.indices { buffer[i] = nextTriangle() }
+        case .saw: for i in buffer.indices { buffer[i] = nextSaw() }
+        case .square: for i in buffer.indices { buffer[i] = nextSquare() }
+        case .pulse: for i in buffer.indices { buffer[i] = nextPulse() }
+        case .reverseSaw: for i in buffer.indices { buffer[i] = nextReverseSaw() }
+        }
+    }
+}
