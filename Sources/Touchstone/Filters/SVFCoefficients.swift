@@ -1,0 +1,37 @@
+/// Coefficients of the trapezoidal (zero-delay-feedback) state-variable filter (Simper, "Linear
+/// Trapezoidal Integrated SVF"; equal to Zavalishin's TPT SVF).
+///
+/// g = tan(π·fc/fs) (the bilinear prewarp, so the digital response at fc equals the analog
+/// prototype's), k = 1/Q, a1 = 1 / (1 + g·(g + k)). Computing them costs a polynomial tan and a
+/// division (about as much as one filter sample), so filters compute them once per block while
+/// settled and per sample only while cutoff or Q move.
+@frozen
+public struct SVFCoefficients: Sendable, Hashable {
+    /// Prewarped integrator gain tan(π·fc/fs), > 0.
+    public var g: Float
+    /// Damping 1/Q, > 0.
+    public var k: Float
+    /// 1 / (1 + g·(g + k)).
+    public var a1: Float
+
+    /// Lowest cutoff in Hz the filters accept.
+    public static let minimumCutoff: Float = 1
+    /// Highest cutoff as a fraction of the sample rate (0.49·fs).
+    public static let maximumNormalizedCutoff: Float = 0.49
+    /// Accepted Q range (0.1 = heavily damped … 50 = ringing).
+    public static let qRange: ClosedRange<Float> = 0.1...50
+
+    /// - Parameters:
+    ///   - cutoff: Hz, clamped to 1…0.49·fs.
+    ///   - q: resonance Q, clamped to 0.1…50 (0.707 = Butterworth for low/high-pass).
+    ///   - inverseSampleRate: 1/fs in seconds.
+    @inlinable @inline(__always)
+    public init(cutoff: Float, q: Float, inverseSampleRate: Float) {
+        // max/min also map NaN to the bounds.
+        let normalized = min(max(cutoff * inverseSampleRate, Self.minimumCutoff * inverseSampleRate), Self.maximumNormalizedCutoff)
+        let clampedQ = min(max(q, Self.qRange.lowerBound), Self.qRange.upperBound)
+        g = FastTrigonometry.tanPi(normalized)
+        k = 1 / clampedQ
+        a1 = 1 / (1 + g * (g + k))
+    }
+}
