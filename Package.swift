@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Ariel", targets: ["Ariel"]),
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
+        .executable(name: "prospero-bench", targets: ["prospero-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,8 +34,10 @@ let package = Package(
         // Every parser of untrusted bytes as a fuzz target (see FUZZING in CONTRIBUTING.md).
         .target(name: "ProsperoFuzz", dependencies: ["Ariel"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
+        // Offline CPU benchmarks of the DSP kernels (speed targets live here, never in unit tests).
+        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone"]),
         .testTarget(name: "HoratioTests", dependencies: ["Horatio"]),
-        .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone"]),
+        .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
     ]

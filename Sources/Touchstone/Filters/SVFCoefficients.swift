@@ -2,7 +2,7 @@
 /// Trapezoidal Integrated SVF"; equal to Zavalishin's TPT SVF).
 ///
 /// g = tan(π·fc/fs) (the bilinear prewarp, so the digital response at fc equals the analog
-/// prototype's), k = 1/Q, a1 = 1 / (1 + g·(g + k)). Computing them costs a polynomial tan and a
+/// prototype's), k = 1/Q, a1 = 1 / (1 + g·(g + k)), a2 = g·a1, a3 = g·a2. Computing them costs a polynomial tan and a
 /// division (about as much as one filter sample), so filters compute them once per block while
 /// settled and per sample only while cutoff or Q move.
 @frozen
@@ -13,6 +13,10 @@ public struct SVFCoefficients: Sendable, Hashable {
     public var k: Float
     /// 1 / (1 + g·(g + k)).
     public var a1: Float
+    /// g·a1.
+    public var a2: Float
+    /// g·a2.
+    public var a3: Float
 
     /// Lowest cutoff in Hz the filters accept.
     public static let minimumCutoff: Float = 1
@@ -33,5 +37,7 @@ public struct SVFCoefficients: Sendable, Hashable {
         g = FastTrigonometry.tanPi(normalized)
         k = 1 / clampedQ
         a1 = 1 / (1 + g * (g + k))
+        a2 = g * a1
+        a3 = g * a2
     }
 }

@@ -12,10 +12,14 @@ public struct SVFState: Sendable, Hashable {
     public static let flushThreshold: Float = 1e-20
 
     /// Advances one sample with input `v0` and returns the band (v1) and low (v2) outputs.
+    ///
+    /// Simper's form computes v1 and v2 side by side from the states (not v2 from v1), which shortens
+    /// the feedback path the CPU must wait for every sample.
     @inlinable @inline(__always)
     public mutating func tick(_ v0: Float, _ c: SVFCoefficients) -> (band: Float, low: Float) {
-        let v1 = (ic1 + c.g * (v0 - ic2)) * c.a1
-        let v2 = ic2 + c.g * v1
+        let v3 = v0 - ic2
+        let v1 = c.a1 * ic1 + c.a2 * v3
+        let v2 = ic2 + c.a2 * ic1 + c.a3 * v3
         let n1 = 2 * v1 - ic1
         let n2 = 2 * v2 - ic2
         ic1 = abs(n1) < Self.flushThreshold ? 0 : n1

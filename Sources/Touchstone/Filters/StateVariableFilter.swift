@@ -59,6 +59,13 @@ public struct StateVariableFilter: MonoProcessor, Sendable {
     @inlinable public var q: Float { qSmoother.current }
     /// The current coefficients.
     @inlinable public var currentCoefficients: SVFCoefficients { coefficients }
+    /// The integrator states. Voice loops that render several filters side by side read the state and
+    /// `currentCoefficients` once per block while `isSmoothing` is false, run `SVFState.tick` in
+    /// registers, and write the state back.
+    @inlinable public var channelState: SVFState {
+        get { state }
+        set { state = newValue }
+    }
     /// Whether cutoff or Q is still gliding (coefficients are then recomputed per sample).
     @inlinable public var isSmoothing: Bool { cutoffSmoother.isSmoothing || qSmoother.isSmoothing }
 
