@@ -11,8 +11,8 @@ struct SeededRandom: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-    mutating func uniform(_ range: ClosedRange<Float>) -> Float { Float.random(in: range, using: &self) }
-    mutating func uniform(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
+    mutating func float(_ range: ClosedRange<Float>) -> Float { Float.random(in: range, using: &self) }
+    mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
 }
 
 /// Helpers shared by the kernel tests.
