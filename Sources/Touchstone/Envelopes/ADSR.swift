@@ -62,18 +62,20 @@ public struct ADSR: SignalGenerator, Sendable {
     /// The current stage.
     @inlinable public var stage: Stage { stageValue }
     /// The current output level, 0…1.
-    @inlinable public var level: Float { levelValue }
+    @inlinable public var level: Float { Float(levelValue) }
     /// Whether the envelope produces anything (false once idle: the voice may be freed).
     @inlinable public var isActive: Bool { stageValue != .idle }
 
     @usableFromInline var stageValue: Stage = .idle
-    @usableFromInline var levelValue: Float = 0
-    @usableFromInline var coefficient: Float = 1
-    @usableFromInline var base: Float = 0
-    @usableFromInline var stageEnd: Float = 0
+    // The level runs in Double: over a 10 s segment (480 000 steps) Float rounding would move the end
+    // of a segment by hundreds of samples; Double costs the same per step on current CPUs.
+    @usableFromInline var levelValue: Double = 0
+    @usableFromInline var coefficient: Double = 1
+    @usableFromInline var base: Double = 0
+    @usableFromInline var stageEnd: Double = 0
     @usableFromInline var rising = false
-    @usableFromInline var sustainLevel: Float
-    @usableFromInline var sustainCoefficient: Float = 1
+    @usableFromInline var sustainLevel: Double
+    @usableFromInline var sustainCoefficient: Double = 1
     @usableFromInline var sampleRate: Double = 48_000
     @usableFromInline var killTime: Double = 0.003
     // Per-segment constants, computed when parameters or the sample rate change so that segment
@@ -87,8 +89,8 @@ public struct ADSR: SignalGenerator, Sendable {
 
     public init(_ parameters: Parameters = Parameters()) {
         self.parameters = parameters
-        self.sustainLevel = Float(parameters.sustain)
-        sustainCoefficient = OnePoleSmoother.coefficient(timeConstant: Self.sustainSmoothingTime, sampleRate: sampleRate)
+        self.sustainLevel = parameters.sustain
+        sustainCoefficient = Double(OnePoleSmoother.coefficient(timeConstant: Self.sustainSmoothingTime, sampleRate: sampleRate))
         computeSegmentConstants()
     }
 
@@ -104,7 +106,7 @@ public struct ADSR: SignalGenerator, Sendable {
 
     public mutating func prepare(_ spec: ProcessSpec) {
         sampleRate = spec.sampleRate
-        sustainCoefficient = OnePoleSmoother.coefficient(timeConstant: Self.sustainSmoothingTime, sampleRate: sampleRate)
+        sustainCoefficient = Double(OnePoleSmoother.coefficient(timeConstant: Self.sustainSmoothingTime, sampleRate: sampleRate))
         computeSegmentConstants()
         reset()
     }
@@ -120,7 +122,7 @@ public struct ADSR: SignalGenerator, Sendable {
     /// timing, and a sustaining envelope glides to the new sustain level in about 5 ms.
     public mutating func setParameters(_ newParameters: Parameters) {
         parameters = newParameters
-        sustainLevel = Float(newParameters.sustain)
+        sustainLevel = newParameters.sustain
         computeSegmentConstants()
         switch stageValue {
         case .attack: enterAttack()
@@ -149,7 +151,7 @@ public struct ADSR: SignalGenerator, Sendable {
         let samples = max(1, killTime * sampleRate)
         stageValue = .kill
         coefficient = 1
-        base = -levelValue / Float(samples)
+        base = -levelValue / samples
         stageEnd = 0
         rising = false
         if levelValue <= 0 { finish() }
@@ -172,11 +174,11 @@ public struct ADSR: SignalGenerator, Sendable {
         switch parameters.shape {
         case .linear:
             coefficient = 1
-            base = Float(attackStep)
+            base = attackStep
         case .exponential:
             let c = attackCoefficient
-            coefficient = Float(c)
-            base = Float((1 + Self.exponentialAttackRatio) * (1 - c))
+            coefficient = c
+            base = (1 + Self.exponentialAttackRatio) * (1 - c)
         }
         if levelValue >= 1 { levelValue = 1; enterDecay() }
     }
@@ -187,16 +189,16 @@ public struct ADSR: SignalGenerator, Sendable {
         stageEnd = sustainLevel
         rising = false
         if levelValue <= sustainLevel { enterSustain(); return }
-        let span = Double(1 - sustainLevel)
+        let span = 1 - sustainLevel
         switch parameters.shape {
         case .linear:
             coefficient = 1
-            base = Float(-span * decayStep)
+            base = -span * decayStep
         case .exponential:
             let c = decayCoefficient
-            let target = Double(sustainLevel) - Self.exponentialDecayRatio * span
-            coefficient = Float(c)
-            base = Float(target * (1 - c))
+            let target = sustainLevel - Self.exponentialDecayRatio * span
+            coefficient = c
+            base = target * (1 - c)
         }
     }
 
@@ -211,15 +213,15 @@ public struct ADSR: SignalGenerator, Sendable {
         stageEnd = 0
         rising = false
         if levelValue <= 0 { finish(); return }
-        let from = Double(levelValue)
+        let from = levelValue
         switch parameters.shape {
         case .linear:
             coefficient = 1
-            base = Float(-from * releaseStep)
+            base = -from * releaseStep
         case .exponential:
             let c = releaseCoefficient
-            coefficient = Float(c)
-            base = Float(-Self.exponentialDecayRatio * from * (1 - c))
+            coefficient = c
+            base = -Self.exponentialDecayRatio * from * (1 - c)
         }
     }
 
@@ -250,13 +252,13 @@ public struct ADSR: SignalGenerator, Sendable {
             return 0
         case .sustain:
             let distance = sustainLevel - levelValue
-            levelValue = abs(distance) < 1e-6 ? sustainLevel : levelValue + sustainCoefficient * distance
-            return levelValue
+            levelValue = abs(distance) < 1e-7 ? sustainLevel : levelValue + sustainCoefficient * distance
+            return Float(levelValue)
         case .attack, .decay, .release, .kill:
             let next = levelValue * coefficient + base
             levelValue = next
             if rising ? next >= stageEnd : next <= stageEnd { endSegment() }
-            return levelValue
+            return Float(levelValue)
         }
     }
 

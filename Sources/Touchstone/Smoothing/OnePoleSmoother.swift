@@ -76,11 +76,9 @@ public struct OnePoleSmoother: Sendable, Hashable {
     @inlinable @inline(__always)
     public mutating func next() -> Float {
         let distance = target - value
-        if abs(distance) <= settleThreshold * max(1, abs(target)) {
-            value = target
-        } else {
-            value += coefficient * distance
-        }
+        let next = value + coefficient * distance
+        // Snap when close enough, or when the step no longer changes the Float (it would stick short).
+        value = abs(distance) <= settleThreshold * max(1, abs(target)) || next == value ? target : next
         return value
     }
 

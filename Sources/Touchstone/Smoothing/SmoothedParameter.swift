@@ -107,11 +107,13 @@ public struct SmoothedParameter: Sendable, Hashable {
             _current = remaining == 0 ? target : current * step
         case .exponential:
             let distance = target - current
-            if abs(distance) <= 1e-6 * max(1, abs(target)) {
+            let next = current + step * distance
+            // Snap when close enough, or when the step no longer changes the Float (it would stick short).
+            if abs(distance) <= 1e-6 * max(1, abs(target)) || next == current {
                 _current = target
                 remaining = 0
             } else {
-                _current += step * distance
+                _current = next
             }
         }
         return current
