@@ -1,6 +1,6 @@
 // prospero-bench: renders the reference patch of dsp-references.md section 3 and reports its cost.
 //
-//   prospero-bench [--seconds S] [--runs N] [--output FILE.f32]
+//   prospero-bench [--seconds S] [--runs N] [--output FILE.f32] [--kernels]
 //
 // Patch: 64 voices, f_i = 55·2^(i/12); PolyBLEP saw → SVF low-pass 2 kHz, Q 5 → ADSR 10/200/0.7/500 ms;
 // gate off at 59 s (S − 1 s), S seconds (default 60) at 48 kHz mono, 256-frame blocks, output = sum/64.
@@ -74,6 +74,7 @@ struct Options {
     var seconds = 60.0
     var runs = 3
     var output: String?
+    var kernels = false
 }
 
 func parseOptions() -> Options {
@@ -84,8 +85,9 @@ func parseOptions() -> Options {
         case "--seconds": options.seconds = Double(args.popFirst() ?? "") ?? options.seconds
         case "--runs": options.runs = max(1, Int(args.popFirst() ?? "") ?? options.runs)
         case "--output": options.output = args.popFirst()
+        case "--kernels": options.kernels = true
         default:
-            FileHandle.standardError.write("usage: prospero-bench [--seconds S] [--runs N] [--output FILE.f32]\n".data(using: .utf8)!)
+            FileHandle.standardError.write("usage: prospero-bench [--seconds S] [--runs N] [--output FILE.f32] [--kernels]\n".data(using: .utf8)!)
             exit(2)
         }
     }
@@ -164,6 +166,10 @@ func run(seconds: Double, keep: Bool) -> RunResult {
 }
 
 let options = parseOptions()
+if options.kernels {
+    KernelBench.run()
+    exit(0)
+}
 var results: [RunResult] = []
 for r in 0..<options.runs {
     results.append(run(seconds: options.seconds, keep: options.output != nil && r == 0))

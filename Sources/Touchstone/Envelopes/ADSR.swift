@@ -274,7 +274,9 @@ public struct ADSR: SignalGenerator, Sendable {
             for i in buffer.indices { buffer[i] = 0 }
             return
         }
-        for i in buffer.indices { buffer[i] = nextSample() }
+        var envelope = self           // local copy: stores through `buffer` could alias `self`
+        for i in buffer.indices { buffer[i] = envelope.nextSample() }
+        self = envelope
     }
 
     /// Multiplies `buffer` by the envelope in place (the usual voice-amplifier use).
@@ -285,6 +287,8 @@ public struct ADSR: SignalGenerator, Sendable {
     #endif
     @inlinable
     public mutating func apply(to buffer: UnsafeMutableBufferPointer<Float>) {
-        for i in buffer.indices { buffer[i] *= nextSample() }
+        var envelope = self
+        for i in buffer.indices { buffer[i] *= envelope.nextSample() }
+        self = envelope
     }
 }

@@ -94,7 +94,9 @@ public struct FormantFilter: MonoProcessor, Sendable {
     #endif
     @inlinable
     public mutating func process(_ buffer: UnsafeMutableBufferPointer<Float>) {
-        for i in buffer.indices { buffer[i] = processSample(buffer[i]) }
+        var filter = self             // local copy: stores through `buffer` could alias `self`
+        for i in buffer.indices { buffer[i] = filter.processSample(buffer[i]) }
+        self = filter
         if !(first.state.ic1.isFinite && first.state.ic2.isFinite) { first.reset() }
         if !(second.state.ic1.isFinite && second.state.ic2.isFinite) { second.reset() }
     }

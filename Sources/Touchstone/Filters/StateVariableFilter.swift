@@ -134,7 +134,9 @@ public struct StateVariableFilter: MonoProcessor, Sendable {
     @inlinable
     public mutating func process<R: SVFResponse>(_ buffer: UnsafeMutableBufferPointer<Float>, as response: R.Type) {
         if isSmoothing {
-            for i in buffer.indices { buffer[i] = processSample(buffer[i], as: R.self) }
+            var filter = self         // local copy: stores through `buffer` could alias `self`
+            for i in buffer.indices { buffer[i] = filter.processSample(buffer[i], as: R.self) }
+            self = filter
         } else {
             let c = coefficients
             var s = state

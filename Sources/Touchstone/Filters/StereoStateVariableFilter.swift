@@ -61,11 +61,13 @@ public struct StereoStateVariableFilter: StereoProcessor, Sendable {
     @inlinable
     public mutating func process(left l: UnsafeMutableBufferPointer<Float>, right r: UnsafeMutableBufferPointer<Float>) {
         precondition(l.count == r.count, "stereo buffers must have the same length")
+        var filter = self             // local copy: stores through the buffers could alias `self`
         for i in l.indices {
-            let out = processFrame(left: l[i], right: r[i])
+            let out = filter.processFrame(left: l[i], right: r[i])
             l[i] = out.left
             r[i] = out.right
         }
+        self = filter
         if !(rightState.ic1.isFinite && rightState.ic2.isFinite) { rightState.reset() }
         if !(left.state.ic1.isFinite && left.state.ic2.isFinite) { left.state.reset() }
     }

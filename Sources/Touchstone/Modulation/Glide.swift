@@ -112,6 +112,8 @@ public struct Glide: SignalGenerator, Sendable {
     #endif
     @inlinable
     public mutating func generate(into buffer: UnsafeMutableBufferPointer<Float>) {
-        for i in buffer.indices { buffer[i] = nextSample() }
+        var glide = self              // local copy: stores through `buffer` could alias `self`
+        for i in buffer.indices { buffer[i] = glide.nextSample() }
+        self = glide
     }
 }

@@ -146,6 +146,8 @@ public struct LFO: SignalGenerator, Sendable {
     #endif
     @inlinable
     public mutating func generate(into buffer: UnsafeMutableBufferPointer<Float>) {
-        for i in buffer.indices { buffer[i] = nextSample() }
+        var lfo = self                // local copy: stores through `buffer` could alias `self`
+        for i in buffer.indices { buffer[i] = lfo.nextSample() }
+        self = lfo
     }
 }

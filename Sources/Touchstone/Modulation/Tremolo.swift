@@ -126,7 +126,9 @@ public struct Tremolo: MonoProcessor, StereoProcessor, Sendable {
     #endif
     @inlinable
     public mutating func process(_ buffer: UnsafeMutableBufferPointer<Float>) {
-        for i in buffer.indices { buffer[i] *= nextGain() }
+        var tremolo = self            // local copy: stores through `buffer` could alias `self`
+        for i in buffer.indices { buffer[i] *= tremolo.nextGain() }
+        self = tremolo
     }
 
     /// Applies the tremolo to a stereo block in place.
@@ -138,10 +140,12 @@ public struct Tremolo: MonoProcessor, StereoProcessor, Sendable {
     @inlinable
     public mutating func process(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>) {
         precondition(left.count == right.count, "stereo buffers must have the same length")
+        var tremolo = self
         for i in left.indices {
-            let g = nextGain()
+            let g = tremolo.nextGain()
             left[i] *= g
             right[i] *= g
         }
+        self = tremolo
     }
 }

@@ -271,13 +271,17 @@ public struct BandLimitedOscillator: SignalGenerator, Sendable {
     #endif
     @inlinable
     public mutating func generate(into buffer: UnsafeMutableBufferPointer<Float>) {
+        // Work on a local copy: stores through `buffer` could alias `self`, which would otherwise force
+        // the state through memory every sample.
+        var osc = self
         switch waveform {
-        case .sine: for i in buffer.indices { buffer[i] = nextSine() }
-        case .triangle: for i in buffer.indices { buffer[i] = nextTriangle() }
-        case .saw: for i in buffer.indices { buffer[i] = nextSaw() }
-        case .square: for i in buffer.indices { buffer[i] = nextSquare() }
-        case .pulse: for i in buffer.indices { buffer[i] = nextPulse() }
-        case .reverseSaw: for i in buffer.indices { buffer[i] = nextReverseSaw() }
+        case .sine: for i in buffer.indices { buffer[i] = osc.nextSine() }
+        case .triangle: for i in buffer.indices { buffer[i] = osc.nextTriangle() }
+        case .saw: for i in buffer.indices { buffer[i] = osc.nextSaw() }
+        case .square: for i in buffer.indices { buffer[i] = osc.nextSquare() }
+        case .pulse: for i in buffer.indices { buffer[i] = osc.nextPulse() }
+        case .reverseSaw: for i in buffer.indices { buffer[i] = osc.nextReverseSaw() }
         }
+        self = osc
     }
 }

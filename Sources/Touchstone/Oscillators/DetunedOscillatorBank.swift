@@ -103,6 +103,8 @@ public struct DetunedOscillatorBank: SignalGenerator, Sendable {
     #endif
     @inlinable
     public mutating func generate(into buffer: UnsafeMutableBufferPointer<Float>) {
+        // Local copies: stores through `buffer` could alias `self` (see BandLimitedOscillator.generate).
+        var low = self.low, centre = self.centre, high = self.high
         switch centre.waveform {
         case .sine: for i in buffer.indices { buffer[i] = (low.nextSine() + centre.nextSine() + high.nextSine()) * (1 / 3) }
         case .triangle: for i in buffer.indices { buffer[i] = (low.nextTriangle() + centre.nextTriangle() + high.nextTriangle()) * (1 / 3) }
@@ -111,5 +113,8 @@ public struct DetunedOscillatorBank: SignalGenerator, Sendable {
         case .pulse: for i in buffer.indices { buffer[i] = (low.nextPulse() + centre.nextPulse() + high.nextPulse()) * (1 / 3) }
         case .reverseSaw: for i in buffer.indices { buffer[i] = (low.nextReverseSaw() + centre.nextReverseSaw() + high.nextReverseSaw()) * (1 / 3) }
         }
+        self.low = low
+        self.centre = centre
+        self.high = high
     }
 }
