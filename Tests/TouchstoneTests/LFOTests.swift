@@ -20,6 +20,21 @@ import Touchstone
         #expect(LFORate.synced(.half, bpm: 0).hertz == 0)
     }
 
+    @Test func noteDivisionDecodingRejectsUnknownDenominators() throws {
+        let good = try JSONDecoder().decode(NoteDivision.self, from: Data(#"{"denominator":8,"modifier":"triplet"}"#.utf8))
+        #expect(good == .eighth.triplet)
+        let roundTrip = try JSONDecoder().decode(NoteDivision.self, from: JSONEncoder().encode(NoteDivision.sixteenth.dotted))
+        #expect(roundTrip == .sixteenth.dotted)
+        do {
+            _ = try JSONDecoder().decode(NoteDivision.self, from: Data(#"{"denominator":3}"#.utf8))
+            Issue.record("denominator 3 decoded")
+        } catch let DecodingError.dataCorrupted(context) {
+            #expect(context.debugDescription.contains("denominator 3"))
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
     /// Counts rising zero crossings of a bipolar LFO over `seconds`.
     static func cycles(_ lfo: inout LFO, seconds: Double) -> Int {
         let samples = Render.generate(&lfo, count: Int(seconds * 48_000))

@@ -8,7 +8,7 @@
 @frozen
 public struct NoteDivision: Sendable, Hashable, Codable {
     /// Straight, dotted (×1.5) or triplet (×⅔).
-    public enum Modifier: UInt8, Sendable, Hashable, Codable, CaseIterable {
+    public enum Modifier: String, Sendable, Hashable, Codable, CaseIterable {
         case straight, dotted, triplet
     }
 
@@ -68,6 +68,24 @@ public struct NoteDivision: Sendable, Hashable, Codable {
     /// Repetition rate in Hz when one period lasts this division at `bpm` (> 0).
     public func frequency(bpm: Double) -> Double {
         bpm / (60 * beats)
+    }
+}
+
+extension NoteDivision {
+    private enum CodingKeys: String, CodingKey { case denominator, modifier }
+
+    /// Decodes a division, rejecting denominators other than 1, 2, 4, 8, 16, 32 with a
+    /// `DecodingError.dataCorrupted` that names the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let denominator = try container.decode(Int.self, forKey: .denominator)
+        let modifier = try container.decodeIfPresent(Modifier.self, forKey: .modifier) ?? .straight
+        guard let division = NoteDivision(denominator: denominator, modifier: modifier) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .denominator, in: container,
+                debugDescription: "note division denominator \(denominator) is not one of 1, 2, 4, 8, 16, 32")
+        }
+        self = division
     }
 }
 
