@@ -31,11 +31,30 @@ public struct SVFCoefficients: Sendable, Hashable {
     ///   - inverseSampleRate: 1/fs in seconds.
     @inlinable @inline(__always)
     public init(cutoff: Float, q: Float, inverseSampleRate: Float) {
-        // max/min also map NaN to the bounds.
-        let normalized = min(max(cutoff * inverseSampleRate, Self.minimumCutoff * inverseSampleRate), Self.maximumNormalizedCutoff)
-        let clampedQ = min(max(q, Self.qRange.lowerBound), Self.qRange.upperBound)
-        g = FastTrigonometry.tanPi(normalized)
-        k = 1 / clampedQ
+        g = Self.prewarp(cutoff: cutoff, inverseSampleRate: inverseSampleRate)
+        k = Self.damping(q: q)
+        a1 = 0
+        a2 = 0
+        a3 = 0
+        updateGains()
+    }
+
+    /// g = tan(π·fc/fs) for `cutoff` in Hz, clamped to 1…0.49·fs (NaN maps to the bounds).
+    @inlinable @inline(__always)
+    public static func prewarp(cutoff: Float, inverseSampleRate: Float) -> Float {
+        let normalized = min(max(cutoff * inverseSampleRate, minimumCutoff * inverseSampleRate), maximumNormalizedCutoff)
+        return FastTrigonometry.tanPi(normalized)
+    }
+
+    /// k = 1/Q for `q` clamped to 0.1…50 (NaN maps to the bounds).
+    @inlinable @inline(__always)
+    public static func damping(q: Float) -> Float {
+        1 / min(max(q, qRange.lowerBound), qRange.upperBound)
+    }
+
+    /// Recomputes a1, a2, a3 from `g` and `k`.
+    @inlinable @inline(__always)
+    public mutating func updateGains() {
         a1 = 1 / (1 + g * (g + k))
         a2 = g * a1
         a3 = g * a2

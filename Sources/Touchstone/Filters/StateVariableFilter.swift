@@ -104,10 +104,15 @@ public struct StateVariableFilter: MonoProcessor, Sendable {
 
     @inlinable @inline(__always)
     mutating func advanceSmoothing() {
-        if cutoffSmoother.isSmoothing || qSmoother.isSmoothing {
-            let hz = cutoffSmoother.next()
-            let q = qSmoother.next()
-            coefficients = SVFCoefficients(cutoff: hz, q: q, inverseSampleRate: inverseSampleRate)
+        // Only the moving parameter's part is recomputed: tan for the cutoff, 1/Q for the resonance.
+        let cutoffMoves = cutoffSmoother.isSmoothing
+        let qMoves = qSmoother.isSmoothing
+        if cutoffMoves || qMoves {
+            var c = coefficients
+            if cutoffMoves { c.g = SVFCoefficients.prewarp(cutoff: cutoffSmoother.next(), inverseSampleRate: inverseSampleRate) }
+            if qMoves { c.k = SVFCoefficients.damping(q: qSmoother.next()) }
+            c.updateGains()
+            coefficients = c
         }
     }
 
