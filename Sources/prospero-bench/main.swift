@@ -2,7 +2,7 @@
 //
 //   prospero-bench [--seconds S] [--runs N] [--output FILE.f32] [--kernels]
 //
-// Patch: 64 voices, f_i = 55·2^(i/12); PolyBLEP saw → SVF low-pass 2 kHz, Q 5 → ADSR 10/200/0.7/500 ms;
+// Patch: 64 voices, f_i = 55·2^(i/12); band-limited saw (Touchstone: four-point PolyBLEP; Faust: two-point) → SVF low-pass 2 kHz, Q 5 → ADSR 10/200/0.7/500 ms;
 // gate off at 59 s (S − 1 s), S seconds (default 60) at 48 kHz mono, 256-frame blocks, output = sum/64.
 // Faust's C++ of the same patch: ≈5.8 ns per voice-sample on the reference 2-core VM, peak 0.684, RMS 0.121;
 // scripts/bench/faust-poly64.sh builds and times it on this machine for a side-by-side figure.
@@ -178,7 +178,7 @@ let best = results.min { $0.cpu < $1.cpu }!
 let sortedCPU = results.map(\.cpu).sorted()
 let median = sortedCPU[sortedCPU.count / 2]
 let voiceSamples = 64 * options.seconds * 48_000
-print("reference patch: 64 voices PolyBLEP saw -> SVF LP 2 kHz Q 5 -> ADSR 10/200/0.7/500 ms, \(options.seconds) s at 48 kHz, 256-frame blocks")
+print("reference patch: 64 voices band-limited (4-point PolyBLEP) saw -> SVF LP 2 kHz Q 5 -> ADSR 10/200/0.7/500 ms, \(options.seconds) s at 48 kHz, 256-frame blocks")
 print(String(format: "runs: %d   CPU seconds best %.3f  median %.3f   (wall best %.3f)", options.runs, best.cpu, median, results.map(\.wall).min()!))
 print(String(format: "ns per voice-sample: best %.2f  median %.2f   (Faust reference ≈5.8, budget 8.7)", best.cpu / voiceSamples * 1e9, median / voiceSamples * 1e9))
 print(String(format: "real-time factor: %.1fx", options.seconds / best.cpu))

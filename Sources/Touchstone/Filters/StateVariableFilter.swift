@@ -3,7 +3,7 @@
 ///
 /// - Stable and in tune up to 0.49·fs at any Q in 0.1…50, with cutoff and Q modulated every sample.
 /// - Magnitude response equals the bilinear-transformed (prewarped) analog prototype; within 0.1 dB of
-///   the analog response below fs/4 (StateVariableFilterTests), and within 1e-4 of Faust's `fi.svf`.
+///   the analog response below fs/4 (StateVariableFilterTests), and within 2e-6 of Faust's `fi.svf` (goldens).
 /// - Cutoff and Q are `SmoothedParameter`s in the pitch domain (`.multiplicative`, 20 ms by default).
 ///   While both are settled the coefficients stay fixed for the whole block (no `tan`); while one moves
 ///   they are recomputed every sample, which is what keeps sweeps free of zipper noise.
