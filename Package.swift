@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Hecate", targets: ["Hecate"]),
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
+        .executable(name: "prospero-bench", targets: ["prospero-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,8 +45,10 @@ let package = Package(
         // Every parser of untrusted bytes as a fuzz target (see FUZZING in CONTRIBUTING.md).
         .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Hecate"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
+        // Offline CPU benchmarks of the DSP kernels (speed targets live here, never in unit tests).
+        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone"]),
         .testTarget(name: "HoratioTests", dependencies: ["Horatio"]),
-        .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone", "AllocationCounting"]),
+        .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone", "AllocationCounting"], resources: [.copy("Fixtures")]),
         // Test-only: malloc interposition counting allocations per thread, and its Swift helper
         // `AllocationCounter` (see CONTRIBUTING.md "Allocation counting"). Any test target may depend on it.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),

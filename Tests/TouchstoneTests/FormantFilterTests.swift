@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import Touchstone
+
+@Suite struct FormantFilterTests {
+    static let spec = ProcessSpec(sampleRate: 48_000, maximumBlockSize: 256)
+
+    static func impulseResponse(_ filter: inout FormantFilter, count: Int = 16_384) -> [Float] {
+        var signal = [Float](repeating: 0, count: count)
+        signal[0] = 1
+        signal.withUnsafeMutableBufferPointer { buffer in
+            for start in stride(from: 0, to: count, by: 256) {
+                filter.process(UnsafeMutableBufferPointer(rebasing: buffer[start..<min(count, start + 256)]))
+            }
+        }
+        return signal
+    }
+
+    static func gainDB(_ ir: [Float], at hz: Double) -> Double {
+        20 * log10(Spectrum.magnitude(of: ir, at: hz, sampleRate: 48_000))
+    }
+
+    @Test(arguments: Vowel.allCases)
+    func eachFormantPeaksAtItsVowelFrequency(_ vowel: Vowel) {
+        var f1Only = FormantFilter(vowel: vowel, q: 10, mix: (0, 1, 0))
+        f1Only.prepare(Self.spec)
+        let ir1 = Self.impulseResponse(&f1Only)
+        // Normalized band-pass: 0 dB at the centre, falling off either side.
+        #expect(abs(Self.gainDB(ir1, at: Double(vowel.f1))) < 0.01)
+        #expect(Self.gainDB(ir1, at: Double(vowel.f1) * 1.5) < -10)
+        #expect(Self.gainDB(ir1, at: Double(vowel.f1) / 1.5) < -10)
+
+        var f2Only = FormantFilter(vowel: vowel, q: 10, mix: (0, 0, 1))
+        f2Only.prepare(Self.spec)
+        let ir2 = Self.impulseResponse(&f2Only)
+        #expect(abs(Self.gainDB(ir2, at: Double(vowel.f2))) < 0.01)
+        #expect(Self.gainDB(ir2, at: Double(vowel.f2) * 1.5) < -10)
+    }
+
+    @Test func vowelTableIsPetersonAndBarney() {
+        // Average adult male formants, Peterson & Barney (1952), Table II.
+        let table: [Vowel: (Float, Float)] = [.a: (730, 1090), .e: (530, 1840), .i: (270, 2290), .o: (570, 840), .u: (300, 870)]
+        for (vowel, formants) in table {
+            #expect(vowel.f1 == formants.0 && vowel.f2 == formants.1)
+        }
+    }
+
+    @Test func dryOnlyIsTransparent() {
+        var filter = FormantFilter(vowel: .e, q: 6, mix: (1, 0, 0))
+        filter.prepare(Self.spec)
+        var random = SeededRandom(seed: 5)
+        let input = (0..<512).map { _ in random.float(-1...1) }
+        var output = input
+        output.withUnsafeMutableBufferPointer { filter.process($0) }
+        #expect(output == input)
+    }
+
+    @Test func vowelChangesAndMixChangesGlideWithoutJumps() {
+        var filter = FormantFilter(vowel: .a, q: 8, mix: (0.2, 1, 0.8), smoothingTime: 0.03)
+        filter.prepare(Self.spec)
+        // A steady 150 Hz saw-like input.
+        var osc = BandLimitedOscillator(waveform: .saw, frequency: 150)
+        osc.prepare(Self.spec)
+        var before = Render.generate(&osc, count: 4_800)
+        before.withUnsafeMutableBufferPointer { filter.process($0) }
+        filter.setVowel(.i)
+        filter.setMix(dry: 0, f1: 0.5, f2: 1)
+        _ = filter.processSample(osc.nextSample())
+        // One sample in, the formants have moved only slightly, in pitch.
+        #expect(filter.formants.f1 < 730 && filter.formants.f1 > 725)
+        var after = Render.generate(&osc, count: 4_800)
+        after.withUnsafeMutableBufferPointer { filter.process($0) }
+        #expect(filter.formants.f1 == 270 && filter.formants.f2 == 2290)
+        #expect(filter.mix.dry == 0 && filter.mix.f1 == 0.5 && filter.mix.f2 == 1)
+        #expect(Render.isClean(after))
+        // The output never jumps more than the input's own largest step allows.
+        let jumps = zip(after.dropFirst(), after).map { abs($0 - $1) }
+        #expect(jumps.max()! < 0.5)
+    }
+}
