@@ -45,7 +45,8 @@ public final class OSCUDPReceiver: Sendable {
 
     /// The port actually bound (useful after binding port 0 for an ephemeral port).
     public var localPort: Int { channel.localAddress?.port ?? 0 }
-    public var localAddress: String { channel.localAddress.map { "\($0)" } ?? "?" }
+    /// "ip:port" actually bound.
+    public var localAddress: String { "\(channel.localAddress?.ipAddress ?? "?"):\(localPort)" }
 
     public var statistics: OSCReceiverStatistics { state.statistics.withLock { $0 } }
 
@@ -57,15 +58,17 @@ public final class OSCUDPReceiver: Sendable {
 
     /// Binds a UDP socket on `host`:`port` (0 = an ephemeral port).
     /// - Parameters:
-    ///   - bufferLimit: packets the `packets` stream holds for a slow consumer before dropping (counted).
+    ///   - bufferLimit: packets the `packets` stream holds for a slow consumer before dropping (counted);
+    ///     0 when only `onPacket` consumes (the stream then finishes at once and nothing counts as dropped).
     ///   - onPacket: also called for every decoded packet, on the event loop; keep it short.
     public static func bind(
         host: String = "127.0.0.1", port: Int, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         bufferLimit: Int = 4096, onPacket: (@Sendable (ReceivedOSCPacket) -> Void)? = nil
     ) -> EventLoopFuture<OSCUDPReceiver> {
         let (stream, continuation) = AsyncStream.makeStream(
-            of: ReceivedOSCPacket.self, bufferingPolicy: .bufferingOldest(bufferLimit))
-        let state = ReceiverState(continuation: continuation, onPacket: onPacket)
+            of: ReceivedOSCPacket.self, bufferingPolicy: .bufferingOldest(max(bufferLimit, 1)))
+        if bufferLimit == 0 { continuation.finish() }
+        let state = ReceiverState(continuation: bufferLimit == 0 ? nil : continuation, onPacket: onPacket)
         let bootstrap = DatagramBootstrap(group: group)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: maximumDatagramSize))
@@ -88,10 +91,10 @@ public final class OSCUDPReceiver: Sendable {
 
 final class ReceiverState: Sendable {
     let statistics = Mutex(OSCReceiverStatistics())
-    let continuation: AsyncStream<ReceivedOSCPacket>.Continuation
+    let continuation: AsyncStream<ReceivedOSCPacket>.Continuation?
     let onPacket: (@Sendable (ReceivedOSCPacket) -> Void)?
 
-    init(continuation: AsyncStream<ReceivedOSCPacket>.Continuation, onPacket: (@Sendable (ReceivedOSCPacket) -> Void)?) {
+    init(continuation: AsyncStream<ReceivedOSCPacket>.Continuation?, onPacket: (@Sendable (ReceivedOSCPacket) -> Void)?) {
         self.continuation = continuation
         self.onPacket = onPacket
     }
@@ -115,7 +118,7 @@ final class OSCDatagramHandler: ChannelInboundHandler {
             let received = ReceivedOSCPacket(packet: packet, time: time, sender: sender)
             state.onPacket?(received)
             let dropped: Bool
-            switch state.continuation.yield(received) {
+            switch state.continuation?.yield(received) {
             case .dropped: dropped = true
             default: dropped = false
             }
