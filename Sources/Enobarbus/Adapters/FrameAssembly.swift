@@ -68,8 +68,8 @@ public struct FrameAssembly: Sendable {
     }
 
     mutating func mark(_ id: InputSourceID) {
+        // An end earlier in the same packet stays: a new finger in a freed slot is a new note.
         changed[id.denseIndex] = true
-        endedNow[id.denseIndex] = false
     }
 
     mutating func end(_ id: InputSourceID) {
@@ -77,14 +77,16 @@ public struct FrameAssembly: Sendable {
         endedNow[id.denseIndex] = true
     }
 
-    /// The frames for every source this packet changed, in `InputSourceID.all` order, and a reset of the marks.
+    /// The frames for every source this packet changed, in `InputSourceID.all` order (an end before
+    /// a new frame when a slot was freed and re-taken in one packet), and a reset of the marks.
     mutating func flush() -> [TrackingFrame] {
         var out: [TrackingFrame] = []
         for id in InputSourceID.all {
             let k = id.denseIndex
             if endedNow[k] {
                 out.append(.ended(id, timestamp: time))
-            } else if changed[k] {
+            }
+            if changed[k] {
                 switch id {
                 case .face: face.timestamp = time; out.append(.face(face))
                 case .hand(let s): if var h = hands[s] { h.timestamp = time; out.append(.hand(h)) }

@@ -26,6 +26,9 @@ public struct OneEuroFilter: Sendable, Hashable {
     public private(set) var value: Double?
     public private(set) var derivative: Double = 0
     public private(set) var lastTime: Double?
+    /// The previous raw sample: the derivative is taken between raw samples, as in the
+    /// authors' reference implementation, so it measures the input's true speed.
+    public private(set) var lastSample: Double?
 
     public init(minimumCutoff: Double = 1, beta: Double = 0, derivativeCutoff: Double = 1,
                 reacquisitionGap: Double = 0.5, isBypassed: Bool = false) {
@@ -48,21 +51,23 @@ public struct OneEuroFilter: Sendable, Hashable {
     public mutating func filter(_ x: Double, at time: Double) -> Double {
         guard x.isFinite, time.isFinite else { return value ?? 0 }
         if isBypassed {
-            value = x; derivative = 0; lastTime = time
+            value = x; derivative = 0; lastTime = time; lastSample = x
             return x
         }
-        guard let previous = value, let t0 = lastTime, time - t0 <= reacquisitionGap else {
-            value = x; derivative = 0; lastTime = time
+        guard let previous = value, let previousSample = lastSample, let t0 = lastTime,
+              time - t0 <= reacquisitionGap else {
+            value = x; derivative = 0; lastTime = time; lastSample = x
             return x
         }
         let dt = time - t0
         guard dt > 0 else { return previous }
-        let rawDerivative = (x - previous) / dt
+        let rawDerivative = (x - previousSample) / dt
         derivative += Self.alpha(cutoff: derivativeCutoff, interval: dt) * (rawDerivative - derivative)
         let cutoff = max(minimumCutoff + beta * abs(derivative), 1e-6)
         let next = previous + Self.alpha(cutoff: cutoff, interval: dt) * (x - previous)
         value = next
         lastTime = time
+        lastSample = x
         return next
     }
 
@@ -71,5 +76,6 @@ public struct OneEuroFilter: Sendable, Hashable {
         value = nil
         derivative = 0
         lastTime = nil
+        lastSample = nil
     }
 }
