@@ -146,7 +146,9 @@ public enum RecordingReader {
     }
 
     static func number(_ value: Any, _ field: String, _ n: Int) throws(RecordingError) -> Double {
-        guard !(value is Bool), let number = value as? NSNumber else {
+        // JSONSerialization gives NSNumber for numbers and booleans alike; a boolean has the
+        // Objective-C type "c" (char), and true/false must not pass as 1/0.
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else {
             throw RecordingError(line: n, .wrongType(field: field, expected: "a number"))
         }
         let v = number.doubleValue
