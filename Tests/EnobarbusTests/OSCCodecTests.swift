@@ -165,3 +165,10 @@ enum Bytes {
         #expect(e.offset == 3)
     }
 }
+
+@Suite struct OSCCharacterTests {
+    @Test func characterHighBytesMustBeZero() {
+        let bytes = Bytes.string("/c") + Bytes.string(",c") + [0, 1, 0, 0x41]
+        #expect(throws: OSCDecodingError.badPadding(field: .character, offset: 9, byte: 1)) { try OSCDecoder.decode(bytes) }
+    }
+}

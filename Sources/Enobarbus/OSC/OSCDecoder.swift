@@ -179,7 +179,15 @@ struct OSCByteReader {
             case UInt8(ascii: "h"): out.append(.int64(Int64(bitPattern: try uint64(.int64, end: end))))
             case UInt8(ascii: "t"): out.append(.timeTag(OSCTimeTag(rawValue: try uint64(.timeTag, end: end))))
             case UInt8(ascii: "d"): out.append(.float64(Double(bitPattern: try uint64(.float64, end: end))))
-            case UInt8(ascii: "c"): out.append(.character(UInt8(truncatingIfNeeded: try uint32(.character, end: end))))
+            case UInt8(ascii: "c"):
+                let at = offset
+                let v = try uint32(.character, end: end)
+                // The character sits in the low byte; the three bytes before it must be zero.
+                if v > 0xFF {
+                    let k = v > 0xFF_FFFF ? 0 : (v > 0xFFFF ? 1 : 2)
+                    throw .badPadding(field: .character, offset: at + k, byte: UInt8(truncatingIfNeeded: v >> UInt32(24 - 8 * k)))
+                }
+                out.append(.character(UInt8(v)))
             case UInt8(ascii: "r"): out.append(.rgba(try uint32(.rgba, end: end)))
             case UInt8(ascii: "m"):
                 let v = try uint32(.midi, end: end)
