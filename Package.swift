@@ -26,7 +26,7 @@ let package = Package(
         // Synth engine, command queue, MIDI, offline rendering, WAV.
         .target(name: "Ariel", dependencies: ["Horatio", "Touchstone"]),
         // Tracking input: OSC codec, sender adapters, normalised frames, stabilisers, lifecycle, recording.
-        .target(name: "Enobarbus", dependencies: ["Horatio"]),
+        .target(name: "Enobarbus", dependencies: ["Horatio"], exclude: ["README.md"]),
         // Platform edge: OSC over UDP (SwiftNIO).
         .target(
             name: "EnobarbusUDP",

@@ -47,9 +47,11 @@ public struct OSCFrameAssembler: Sendable {
         return frames
     }
 
+    /// Exact addresses first, patterns next, ZIG SIM's suffix match last (it is the loosest).
+    static let dispatchOrder: [OSCInputFormat] = [.native, .faceCap, .mediaPipeHands, .tuio, .touchOSC, .openStageControl, .zigSim]
+
     private mutating func handle(_ message: OSCMessage) {
-        for format in [OSCInputFormat.native, .faceCap, .mediaPipeHands, .tuio, .touchOSC, .openStageControl, .zigSim]
-        where enabledFormats.contains(format) {
+        for format in Self.dispatchOrder where enabledFormats.contains(format) {
             let result: OSCAdapterResult?
             switch format {
             case .native: result = native.handle(message, into: &state)
