@@ -32,12 +32,12 @@ func collect(_ receiver: OSCUDPReceiver, count: Int, timeout: Double = 10) async
 
 /// Binds a receiver on an ephemeral loopback port, runs `send(port)` (a real sender process),
 /// and returns the frames the packets produce.
-func framesFromSender(expectPackets: Int, _ send: @escaping @Sendable (Int) throws -> Void) async throws
+func framesFromSender(expectPackets: Int, _ send: @escaping @Sendable (Int) async throws -> Void) async throws
     -> (frames: [TrackingFrame], assembler: OSCFrameAssembler, statistics: OSCReceiverStatistics) {
     let receiver = try await OSCUDPReceiver.bind(host: "127.0.0.1", port: 0).get()
     let port = receiver.localPort
     #expect(port > 0)
-    let sender = Task.detached { try send(port) }
+    let sender = Task { try await send(port) }
     let packets = await collect(receiver, count: expectPackets)
     try await sender.value
     let statistics = receiver.statistics
@@ -68,7 +68,7 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
     func nativeFaceBundleAndHand() async throws {
         let lm = landmarkValues.map { "\($0)" }.joined(separator: ",")
         let (frames, assembler, _) = try await framesFromSender(expectPackets: 3) { port in
-            try Peers.python("""
+            try await Peers.python("""
                 send_bundle(msg("/prospero/face/blend", "jawOpen", 0.5, "browInnerUp", 0.25), msg("/prospero/face/head", 10.0, -5.0, 2.5))
                 client.send_message("/prospero/hand", [1, "left", 0.75] + [\(lm)])
                 client.send_message("/prospero/touch", [2, 0.25, 0.5, 0.875])
@@ -87,7 +87,7 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
     @Test(.enabled(if: Peers.enabled(Peers.pythonOSC)))
     func faceCapOneMessagePerBlendshape() async throws {
         let (frames, _, _) = try await framesFromSender(expectPackets: 4) { port in
-            try Peers.python("""
+            try await Peers.python("""
                 client.send_message("/W", [24, 0.75])
                 client.send_message("/W", [29, 0.5])
                 client.send_message("/HR", [4.0, -12.0, 1.5])
@@ -104,7 +104,7 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
     @Test(.enabled(if: Peers.enabled(Peers.pythonOSC)))
     func zigSimBundlesWithShiftingTouchIndices() async throws {
         let (frames, _, _) = try await framesFromSender(expectPackets: 2) { port in
-            try Peers.python("""
+            try await Peers.python("""
                 u = "/ZIGSIM/stage-phone"
                 send_bundle(msg(u + "/facejawopen", 0.4), msg(u + "/facerotation", 0.0, 0.0, 0.0, 1.0),
                             msg(u + "/touch01", -0.5), msg(u + "/touch02", 0.0), msg(u + "/touchforce0", 0.5),
@@ -124,7 +124,7 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
     @Test(.enabled(if: Peers.enabled(Peers.pythonOSC)))
     func mediaPipeHandsLikeMediapipeOSC() async throws {
         let (frames, _, _) = try await framesFromSender(expectPackets: 2) { port in
-            try Peers.python("""
+            try await Peers.python("""
                 def hand(offset):
                     out = []
                     for k in range(21):
@@ -143,7 +143,7 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
     @Test(.enabled(if: Peers.enabled(Peers.pythonOSC)))
     func tuioCursorsInBundles() async throws {
         let (frames, _, _) = try await framesFromSender(expectPackets: 3) { port in
-            try Peers.python("""
+            try await Peers.python("""
                 def frame(alive, sets, fseq):
                     ms = [msg("/tuio/2Dcur", "alive", *alive)]
                     for s in sets:
@@ -165,8 +165,8 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
         // Every type python-osc 1.10 can write (all but c, t, S, I), decoded by our decoder.
         let receiver = try await OSCUDPReceiver.bind(port: 0).get()
         let port = receiver.localPort
-        let sender = Task.detached {
-            try Peers.python("""
+        let sender = Task {
+            try await Peers.python("""
                 client.send(msg("/types", (7, "i"), (1.5, "f"), ("txt", "s"), (b"\\x01\\x02\\x03", "b"), (2**40, "h"),
                                 (0.125, "d"), (True, "T"), (False, "F"), (None, "N"), ((0, 0x90, 60, 100), "m"),
                                 (0x11223344, "r"), ([1, 2.5], None)))
@@ -189,10 +189,10 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
     @Test(.enabled(if: Peers.enabled(Peers.oscsend != nil)))
     func touchOSCMultiXY() async throws {
         let (frames, _, _) = try await framesFromSender(expectPackets: 4) { port in
-            try Peers.oscsend(port: port, "/1/multixy1/1/z", "f", ["1"])
-            try Peers.oscsend(port: port, "/1/multixy1/1", "ff", ["0.25", "0.75"])
-            try Peers.oscsend(port: port, "/1/multixy1/2", "ff", ["0.5", "0.125"])
-            try Peers.oscsend(port: port, "/1/multixy1/1/z", "f", ["0"])
+            try await Peers.oscsend(port: port, "/1/multixy1/1/z", "f", ["1"])
+            try await Peers.oscsend(port: port, "/1/multixy1/1", "ff", ["0.25", "0.75"])
+            try await Peers.oscsend(port: port, "/1/multixy1/2", "ff", ["0.5", "0.125"])
+            try await Peers.oscsend(port: port, "/1/multixy1/1/z", "f", ["0"])
         }
         #expect(frames.touches.map(\.slot) == [0, 1])
         #expect(frames.touches[0].x == 0.25 && frames.touches[0].y == 0.75 && frames.touches[1].y == 0.125)
@@ -202,7 +202,7 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
     @Test(.enabled(if: Peers.enabled(Peers.oscsend != nil)))
     func openStageControlMultiXY() async throws {
         let (frames, _, _) = try await framesFromSender(expectPackets: 1) { port in
-            try Peers.oscsend(port: port, "/multixy_1", "ffff", ["0.25", "0.25", "0.75", "1"])
+            try await Peers.oscsend(port: port, "/multixy_1", "ffff", ["0.25", "0.25", "0.75", "1"])
         }
         #expect(frames.touches.map(\.slot) == [0, 1])
         #expect(frames.touches[0].y == 0.75 && frames.touches[1].x == 0.75 && frames.touches[1].y == 0)
@@ -211,12 +211,12 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
     @Test(.enabled(if: Peers.enabled(Peers.oscsend != nil)))
     func nativeSchemeFromOSCSend() async throws {
         let (frames, assembler, _) = try await framesFromSender(expectPackets: 5) { port in
-            try Peers.oscsend(port: port, "/prospero/face/blend", "sf", ["cheekPuff", "0.625"])
-            try Peers.oscsend(port: port, "/prospero/face/head", "fff", ["-30", "15", "5"])
-            try Peers.oscsend(port: port, "/prospero/hand", "isf" + String(repeating: "f", count: 63),
+            try await Peers.oscsend(port: port, "/prospero/face/blend", "sf", ["cheekPuff", "0.625"])
+            try await Peers.oscsend(port: port, "/prospero/face/head", "fff", ["-30", "15", "5"])
+            try await Peers.oscsend(port: port, "/prospero/hand", "isf" + String(repeating: "f", count: 63),
                               ["3", "right", "0.5"] + landmarkValues.map { "\($0)" })
-            try Peers.oscsend(port: port, "/prospero/touch", "ifff", ["0", "0.1", "0.2", "1"])
-            try Peers.oscsend(port: port, "/prospero/touch/end", "i", ["0"])
+            try await Peers.oscsend(port: port, "/prospero/touch", "ifff", ["0", "0.1", "0.2", "1"])
+            try await Peers.oscsend(port: port, "/prospero/touch/end", "i", ["0"])
         }
         #expect(assembler.rejectedMessages == 0)
         #expect(frames.faces.last?.blendshapes[.cheekPuff] == 0.625)
@@ -231,8 +231,8 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
     @Test(.enabled(if: Peers.enabled(Peers.oscsend != nil)))
     func faceCapFromOSCSend() async throws {
         let (frames, _, _) = try await framesFromSender(expectPackets: 2) { port in
-            try Peers.oscsend(port: port, "/W", "if", ["51", "0.5"])
-            try Peers.oscsend(port: port, "/HR", "fff", ["1", "2", "3"])
+            try await Peers.oscsend(port: port, "/W", "if", ["51", "0.5"])
+            try await Peers.oscsend(port: port, "/HR", "fff", ["1", "2", "3"])
         }
         #expect(frames.faces.last?.blendshapes[.tongueOut] == 0.5)
         #expect(frames.faces.last?.head == HeadRotation(yaw: 2, pitch: 1, roll: 3))

@@ -20,7 +20,7 @@ enum Peers {
     static let oscsend = executable("oscsend")
     static let pythonOSC: Bool = {
         guard let python3 else { return false }
-        return (try? run(python3, ["-c", "import pythonosc"], timeout: 20))?.status == 0
+        return (try? runBlocking(python3, ["-c", "import pythonosc"], timeout: 20))?.status == 0
     }()
 
     /// Enables a test when the peer is present, or when peers are required (it then fails loudly).
@@ -36,7 +36,23 @@ enum Peers {
     }
 
     /// Starts `path` with `arguments`, waits for that pid with a deadline, kills it (by pid) if late.
-    static func run(_ path: String, _ arguments: [String], timeout: Double = 20) throws -> Finished {
+    /// Polls with `Task.sleep`, so waiting never blocks a thread of the cooperative pool.
+    static func run(_ path: String, _ arguments: [String], timeout: Double = 20) async throws -> Finished {
+        let process = try start(path, arguments)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        return try finish(process, path, arguments)
+    }
+
+    /// The same, blocking the calling thread (only for the one-off availability probe).
+    static func runBlocking(_ path: String, _ arguments: [String], timeout: Double) throws -> Finished {
+        let process = try start(path, arguments)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        return try finish(process, path, arguments)
+    }
+
+    static func start(_ path: String, _ arguments: [String]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -44,21 +60,24 @@ enum Peers {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
+        return process
+    }
+
+    static func finish(_ process: Process, _ path: String, _ arguments: [String]) throws -> Finished {
         let pid = process.processIdentifier
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
         if process.isRunning {
             kill(pid, SIGKILL)
             process.waitUntilExit()
             throw ProcessFailure.timedOut(pid: pid, command: ([path] + arguments).joined(separator: " "))
         }
         process.waitUntilExit()
+        let pipe = process.standardOutput as! Pipe
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return Finished(status: process.terminationStatus, output: output)
     }
 
     /// Runs a python-osc script with `PORT` bound to `port`; records an issue if python or python-osc is missing.
-    static func python(_ script: String, port: Int) throws {
+    static func python(_ script: String, port: Int) async throws {
         guard let python3, pythonOSC else {
             Issue.record("python-osc is required (pip install python-osc; see scripts/deps/enobarbus.pip)")
             return
@@ -81,17 +100,17 @@ enum Peers {
                 client.send(b.build())
 
             """
-        let result = try run(python3, ["-c", prelude + script])
+        let result = try await run(python3, ["-c", prelude + script])
         #expect(result.status == 0, "python-osc sender failed: \(result.output)")
     }
 
     /// Runs liblo's `oscsend localhost PORT ADDRESS TYPES ARGS…`; records an issue if it is missing.
-    static func oscsend(port: Int, _ address: String, _ types: String, _ args: [String]) throws {
+    static func oscsend(port: Int, _ address: String, _ types: String, _ args: [String]) async throws {
         guard let oscsend else {
             Issue.record("oscsend is required (apt-get install liblo-tools; see scripts/deps/enobarbus.apt)")
             return
         }
-        let result = try run(oscsend, ["127.0.0.1", "\(port)", address, types] + args)
+        let result = try await run(oscsend, ["127.0.0.1", "\(port)", address, types] + args)
         #expect(result.status == 0, "oscsend failed: \(result.output)")
     }
 }

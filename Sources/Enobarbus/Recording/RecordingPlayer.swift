@@ -16,11 +16,11 @@ public struct RecordingPlayer: Sendable {
         self.pace = pace
     }
 
-    /// Delivers every frame to `deliver` in order, each with its recorded timestamp. Returns
-    /// early (without error) when the task is cancelled.
-    public func play(_ deliver: (TrackingFrame) async -> Void) async {
+    /// Delivers every frame to `deliver` in order, each with its recorded timestamp. In real
+    /// time, the first frame is due at `start` (default: now) and each later one at its recorded
+    /// offset from the first. Returns early (without error) when the task is cancelled.
+    public func play(startingAt start: ContinuousClock.Instant = .now, _ deliver: (TrackingFrame) async -> Void) async {
         let clock = ContinuousClock()
-        let start = clock.now
         let t0 = recording.frames.first?.timestamp ?? 0
         for frame in recording.frames {
             if Task.isCancelled { return }
