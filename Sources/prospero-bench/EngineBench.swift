@@ -13,11 +13,11 @@ import Touchstone
 /// `DroneSynthEngine` are on main (`import Hecate` and add "Hecate" to prospero-bench's dependencies):
 ///
 ///     measure("Ariel poly synth, 16 voices, all effects", target: nil, seconds: seconds,
-///             midi: .heldChord(notes: Array(48..<64), retriggerEvery: 2)) {
+///             midi: .heldChord(notes: Array(48..<64), retriggerEvery: 2, seconds: seconds)) {
 ///         PolySynth(/* preset with tone, fuzz, delay and reverb on */)
 ///     },
 ///     measure("Hecate, every tone sounding", target: 200, seconds: seconds,
-///             midi: .none, commands: [/* face frame that opens every chord tone */]) {
+///             midi: .none, commands: [/* the face frame that opens every chord tone */]) {
 ///         DroneSynthEngine(/* sound pack */)
 ///     },
 ///
