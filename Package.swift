@@ -53,7 +53,7 @@ let package = Package(
         // `AllocationCounter` (see CONTRIBUTING.md "Allocation counting"). Any test target may depend on it.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .target(name: "AllocationCounting", dependencies: ["CAllocationCounter"], path: "Tests/AllocationCounting"),
-        .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio"]),
+        .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio", "AllocationCounting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel"]),
