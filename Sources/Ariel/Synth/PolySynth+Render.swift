@@ -5,7 +5,7 @@ extension PolySynth {
     /// Renders `left.count` frames (≤ the prepared maximum block size) of stereo, overwriting both
     /// buffers. Output is finite and within ±ceiling. Allocation-free.
     public func render(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>) {
-        let n = min(left.count, right.count, spec.maximumBlockSize)
+        let n = min(min(left.count, right.count), spec.maximumBlockSize)
         guard n > 0, let outL = left.baseAddress, let outR = right.baseAddress else { return }
         renderModulation(n)
         renderVoices(n)
@@ -34,7 +34,7 @@ extension PolySynth {
         var peak = meterPeak
         var squares: Float = 0
         for i in 0..<n {
-            peak = max(peak, abs(outL[i]), abs(outR[i]))
+            peak = max(peak, max(abs(outL[i]), abs(outR[i])))
             squares += outL[i] * outL[i] + outR[i] * outR[i]
         }
         meterPeak = peak

@@ -320,8 +320,10 @@ public final class PolySynth: AudioEngine {
     }
 
     private func resetControllers() {
-        for channel in 0..<UInt8(16) where sustainPedals & (1 << UInt16(channel)) != 0 {
+        var channel: UInt8 = 0
+        while channel < 16 {
             sustainPedal(down: false, channel: channel)
+            channel += 1
         }
         bendPosition = 0
         bend.setTarget(0)
