@@ -1,5 +1,6 @@
 import Ariel
 import Foundation
+import ProsperoTestSupport
 import Testing
 
 /// `prospero render` as a user runs it: the built binary next to the test bundle.
@@ -15,7 +16,7 @@ struct PolySynthRenderCLITests {
         return nil
     }
 
-    static var required: Bool { ProcessInfo.processInfo.environment["PROSPERO_REQUIRE_PEERS"] == "1" }
+    static var required: Bool { TestPeers.required }
 
     static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         let process = Process()

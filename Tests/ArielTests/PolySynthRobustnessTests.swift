@@ -1,6 +1,7 @@
 import AllocationCounting
 import Ariel
 import Foundation
+import ProsperoTestSupport
 import Testing
 import Touchstone
 
@@ -58,7 +59,7 @@ struct PolySynthRobustnessTests {
 
     @Test("No stuck notes: 300 random event sequences, then every key and pedal up → silence, 0 voices")
     func noStuckNotes() {
-        var rng = SeededGenerator(seed: 0x5EED)
+        var rng = SeededRandom(seed: 0x5EED)
         for sequence in 0..<300 {
             var s = cleanSettings(.saw)
             s.attack = 0.001
@@ -100,7 +101,7 @@ struct PolySynthRobustnessTests {
 
     @Test("Random settings and parameter sweeps: output finite and within the limiter ceiling", arguments: 0..<12)
     func outputBounded(seed: Int) {
-        var rng = SeededGenerator(seed: UInt64(seed) &* 7919 &+ 1)
+        var rng = SeededRandom(seed: UInt64(seed) &* 7919 &+ 1)
         var s = PolySynthSettings()
         s.waveform = PolySynthSettings.Waveform.allCases.randomElement(using: &rng)!
         s.ceiling = Double.random(in: -24...0, using: &rng)
