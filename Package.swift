@@ -71,7 +71,7 @@ let package = Package(
 
         .testTarget(name: "HoratioTests", dependencies: ["Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone", "AllocationCounting", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio", "AllocationCounting", "ProsperoTestSupport"]),
+        .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio", "AllocationCounting", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
         .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio"]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio"]),

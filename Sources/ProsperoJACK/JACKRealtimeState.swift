@@ -1,6 +1,7 @@
 import CJACKLoader
 import Glibc
 import Synchronization
+import Touchstone
 
 /// Everything JACK's callbacks touch during one activation, reached through their `void *arg`
 /// as an unretained pointer. The client deactivates (or the server is gone) before releasing it.
@@ -85,11 +86,11 @@ class JACKRealtimeState: @unchecked Sendable {
     /// One JACK period. Never allocates, locks, logs or throws.
     final func process(_ nframes: UInt32) -> Int32 {
         let started = pj_monotonic_nanoseconds()
-        let fpu = pj_fpu_enable_flush_to_zero()
+        let fpu = FlushToZero.enable()
         let n = Int(nframes)
         guard let leftRaw = pj_jack_port_get_buffer(leftPort, nframes),
               let rightRaw = pj_jack_port_get_buffer(rightPort, nframes) else {
-            pj_fpu_restore(fpu)
+            FlushToZero.restore(fpu)
             return 0
         }
         let left = leftRaw.assumingMemoryBound(to: Float.self)
@@ -147,7 +148,7 @@ class JACKRealtimeState: @unchecked Sendable {
 
         let lost = Int(pj_jack_midi_get_lost_event_count(midiInBuffer))
         if lost > 0 { midiInputLost.add(lost, ordering: .relaxed) }
-        pj_fpu_restore(fpu)
+        FlushToZero.restore(fpu)
         let elapsed = Int(pj_monotonic_nanoseconds() &- started)
         periods.add(1, ordering: .relaxed)
         frames.add(n, ordering: .relaxed)

@@ -39,7 +39,10 @@ public struct WAVEncoder: Sendable {
         precondition(channels.count == channelCount, "expected \(channelCount) channels, got \(channels.count)")
         let frames = channels.first?.count ?? 0
         precondition(channels.allSatisfy { $0.count == frames }, "channel buffers differ in length")
-        body.reserveCapacity(body.count + frames * channelCount * format.bytesPerSample)
+        // Grow geometrically: reserving the exact size on every block copies the whole body each
+        // time (quadratic: a one-minute render spent most of its time in memmove and page faults).
+        let needed = body.count + frames * channelCount * format.bytesPerSample
+        if body.capacity < needed { body.reserveCapacity(max(needed, 2 * body.capacity)) }
         for frame in 0..<frames {
             for channel in 0..<channelCount {
                 appendSample(channels[channel][frame])

@@ -161,7 +161,7 @@ uint64_t pj_monotonic_nanoseconds(void);
 /// previous floating-point control state, for pj_fpu_restore at the end of the callback.
 /// Denormals make IIR tails and reverbs hundreds of times slower on x86, which turns a
 /// decaying note into an xrun.
-// TODO(lead): dedupe with Touchstone's FlushToZero once that lands.
+// The JACK process callback now uses Touchstone's FlushToZero; kept for C callers and tests.
 static inline uint64_t pj_fpu_enable_flush_to_zero(void) {
 #if defined(__x86_64__) || defined(__i386__)
     unsigned int previous = _mm_getcsr();

@@ -1,0 +1,91 @@
+import Ariel
+import Synchronization
+import Touchstone
+
+/// Plays any `AudioEngine` live through JACK: MIDI-in events become `TimedMIDIMessage`s at their
+/// frame offsets and go to `EngineHost.process`, so notes land on their exact sample. MIDI clock
+/// (0xF8, Start, Stop, Continue, Song Position) goes to a `MIDIClockReceiver` instead, timed by the
+/// frame count; its tempo is readable from any thread (`clockBPM`).
+///
+/// Commands reach the engine through `host.send(_:)` from one control thread. On the audio thread
+/// nothing allocates: the event buffer is sized at `init` (`maximumEventsPerPeriod`, excess counted
+/// in `droppedEventCount`).
+public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler, @unchecked Sendable {
+    public let host: EngineHost<Engine>
+    /// Events kept per period; more are dropped and counted.
+    public let maximumEventsPerPeriod: Int
+
+    private let events: UnsafeMutableBufferPointer<TimedMIDIMessage>
+    private var clock = MIDIClockReceiver()
+    private var sampleRate = 48_000.0
+    private var framesElapsed: Int64 = 0
+    private let bpmBits = Atomic<UInt64>(0)
+    private let dropped = Atomic<Int>(0)
+    private let received = Atomic<Int>(0)
+
+    /// - Parameters:
+    ///   - engine: the instrument; prepared here for a provisional spec, and again by JACK.
+    ///   - commandCapacity: commands that can wait between two periods.
+    public init(engine: Engine, maximumEventsPerPeriod: Int = 1024, commandCapacity: Int = 1024) {
+        self.maximumEventsPerPeriod = max(1, maximumEventsPerPeriod)
+        host = EngineHost(
+            engine: engine, spec: ProcessSpec(sampleRate: 48_000, maximumBlockSize: 1024, channelCount: 2),
+            commandCapacity: commandCapacity)
+        events = .allocate(capacity: self.maximumEventsPerPeriod)
+        events.initialize(repeating: TimedMIDIMessage(frameOffset: 0, message: MIDIShortMessage(status: 0xFE)!))
+    }
+
+    deinit { events.deallocate() }
+
+    /// The tempo of the incoming MIDI clock in BPM, nil before one is known. Any thread.
+    public var clockBPM: Double? {
+        let bits = bpmBits.load(ordering: .relaxed)
+        return bits == 0 ? nil : Double(bitPattern: bits)
+    }
+
+    /// MIDI events dropped because a period held more than `maximumEventsPerPeriod`.
+    public var droppedEventCount: Int { dropped.load(ordering: .relaxed) }
+
+    /// Channel messages handed to the engine so far.
+    public var receivedEventCount: Int { received.load(ordering: .relaxed) }
+
+    public func prepare(sampleRate: Double, maximumFrames: Int) {
+        self.sampleRate = sampleRate
+        host.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: max(1, maximumFrames), channelCount: 2))
+    }
+
+    public func process(
+        frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+        midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput
+    ) {
+        var count = 0
+        var droppedNow = 0
+        for event in midiIn {
+            let status = event.status
+            guard status >= 0x80, let message = MIDIShortMessage(status: status, data1: event.data1, data2: event.data2) else {
+                continue
+            }
+            if status >= 0xF0 {
+                // System messages: clock and transport to the clock receiver; the rest is not for a synth.
+                let time = Double(framesElapsed + Int64(event.frame)) / sampleRate
+                _ = clock.receive(message, at: time)
+                continue
+            }
+            guard count < maximumEventsPerPeriod else {
+                droppedNow += 1
+                continue
+            }
+            events[count] = TimedMIDIMessage(frameOffset: min(max(event.frame, 0), frameCount - 1), message: message)
+            count += 1
+        }
+        if droppedNow > 0 { dropped.add(droppedNow, ordering: .relaxed) }
+        if count > 0 { received.add(count, ordering: .relaxed) }
+        let bits = clock.bpm?.bitPattern ?? 0
+        if bits != bpmBits.load(ordering: .relaxed) { bpmBits.store(bits, ordering: .relaxed) }
+        host.process(
+            left: UnsafeMutableBufferPointer(start: left, count: frameCount),
+            right: UnsafeMutableBufferPointer(start: right, count: frameCount),
+            midi: UnsafeBufferPointer(start: events.baseAddress, count: count))
+        framesElapsed += Int64(frameCount)
+    }
+}

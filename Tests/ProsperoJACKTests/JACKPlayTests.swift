@@ -1,0 +1,56 @@
+import Ariel
+import Foundation
+import ProsperoJACK
+import Testing
+
+extension JACKClientTests {
+    /// `prospero play`'s handler: jack_midiseq plays A4 into it, jack_rec hears a 440 Hz sine at the synth's level.
+    @Test(.enabled(if: Peers.runnable("jackd", "jack_midiseq", "jack_rec")))
+    func polySynthPlaysMIDIFromMidiseqAtTheRightPitch() throws {
+        let server = try JACKTestServer()
+        let client = try JACKClient(configuration: server.configuration)
+        var settings = PolySynthSettings()
+        settings.waveform = .sine
+        settings.stereo = false
+        settings.velocitySensitivity = 0
+        settings.attack = 0.002
+        settings.sustain = 1
+        settings.release = 0.01
+        let handler = EngineProcessHandler(engine: PolySynth(capacity: 16, settings: settings))
+        try client.activate(handler: handler)
+        let sequencer = try server.peer("jack_midiseq", ["seq", "48000", "0", "69", "40000"])
+        defer { sequencer.stop() }
+        try waitUntil("seq:out") { client.portInfo(named: "seq:out") != nil }
+        try waitUntil("seq to accept a connection") { (try? client.connect("seq:out", to: client.ports.midiInput)) != nil }
+        try waitUntil("the first note", timeout: .seconds(5)) { handler.receivedEventCount > 0 }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(server.name)-play.wav").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let recorder = try server.peer("jack_rec", ["-f", file, "-d", "3", "-b", "24", client.ports.leftOutput, client.ports.rightOutput])
+        try waitUntil("jack_rec to finish", timeout: .seconds(10)) { !recorder.process.isRunning }
+        client.close()
+
+        let audio = try WAVAudio(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        let left = audio.channels[0]
+        #expect(audio.channels[1] == left, "mono: both channels equal")
+        // The longest stretch of sound (the note lasts 40 000 of every 48 000 frames), in 5 ms windows.
+        let window = 240
+        var best = 0..<0, runStart: Int?
+        for w in 0...(left.count / window) {
+            let range = (w * window)..<min(left.count, (w + 1) * window)
+            let loud = !range.isEmpty && left[range].contains { abs($0) > 0.1 }
+            if loud, runStart == nil { runStart = range.lowerBound }
+            if !loud, let s = runStart {
+                if range.lowerBound - s > best.count { best = s..<range.lowerBound }
+                runStart = nil
+            }
+        }
+        if let s = runStart, left.count - s > best.count { best = s..<left.count }
+        try #require(best.count > 30_000, "longest note \(best.count) frames")
+        let samples = Array(left[(best.lowerBound + 2_400)..<(best.upperBound - 2_400)])
+        let measured = SignalMeasure.frequency(of: samples, sampleRate: 48_000)
+        #expect(abs(measured - 440) < 0.05, "\(measured) Hz")
+        let peakDB = SignalMeasure.sinePeakDBFS(samples)
+        #expect(abs(peakDB - 20 * log10(Double(PolySynth.voiceLevel))) < 0.1, "\(peakDB) dBFS")
+        #expect(handler.droppedEventCount == 0)
+    }
+}
