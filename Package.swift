@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
         .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio"]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio"]),
-        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio"]),
+        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
     ]
