@@ -184,6 +184,19 @@ func hand(_ slot: Int, x: Double = 0.5, y: Double, expression: Double = 1, depth
         let data = try JSONEncoder().encode(settings)
         #expect(try JSONDecoder().decode(MIDIRouterSettings.self, from: data) == settings)
         #expect(settings.bendRange == 48)
+        #expect(try MIDIRouterSettings.decoded(fromJSON: data) == settings)
+        func field(_ json: String) -> String? {
+            do { _ = try MIDIRouterSettings.decoded(fromJSON: Data(json.utf8)); return nil } catch { return error.field }
+        }
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        object["highestNote"] = 130
+        #expect(field(String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)) == "highestNote")
+        object["highestNote"] = "high"
+        #expect(field(String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)) == "highestNote")
+        object["highestNote"] = nil
+        #expect(field(String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)) == "highestNote")
+        #expect(field("[1, 2]") == "(document)")
+        #expect(field("{") == "(document)")
     }
 }
 
