@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Ariel", targets: ["Ariel"]),
         .library(name: "Enobarbus", targets: ["Enobarbus", "EnobarbusUDP"]),
         .library(name: "Hecate", targets: ["Hecate"]),
+        .library(name: "Prospero", targets: ["Prospero"]),
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
         .executable(name: "prospero-bench", targets: ["prospero-bench"]),
@@ -33,6 +34,8 @@ let package = Package(
         .target(name: "Enobarbus", dependencies: ["Horatio"], exclude: ["README.md"]),
         // Face-controlled chord synthesizer.
         .target(name: "Hecate", dependencies: ["Horatio"]),
+        // Hands and touches play notes and MIDI: MIDIRouter, fret model, MPE.
+        .target(name: "Prospero", dependencies: ["Horatio", "Enobarbus", "Ariel"]),
 
         // Platform edge: OSC over UDP (SwiftNIO).
         .target(
@@ -45,12 +48,12 @@ let package = Package(
         ),
         // Platform edge: JACK audio and MIDI. libjack is loaded at run time (no headers or library at build time).
         .target(name: "CJACKLoader", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel"]),
+        .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel", "Touchstone"]),
 
         .executableTarget(
             name: "prospero",
             dependencies: [
-                "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK",
+                "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK", "Prospero",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -75,7 +78,8 @@ let package = Package(
         .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
         .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio"]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio"]),
-        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel"]),
+        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting"]),
+        .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
     ]
 )

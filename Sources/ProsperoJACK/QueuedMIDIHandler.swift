@@ -1,0 +1,133 @@
+import Ariel
+import Touchstone
+
+/// What renders audio next to a ``QueuedMIDIHandler``: an instrument fed the same MIDI that goes
+/// out of the port. ``EngineHostRenderer`` adapts any `AudioEngine` (Prospero's built-in synth).
+public protocol QueuedMIDIAudioRenderer: AnyObject {
+    /// Sizes the engine; not called while `render` runs. May allocate.
+    func prepare(sampleRate: Double, maximumFrames: Int)
+    /// Renders one period with `midi` applied at its frame offsets. Real-time rules apply.
+    func render(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>,
+                midi: UnsafeBufferPointer<TimedMIDIMessage>)
+}
+
+/// Any `AudioEngine` behind an `EngineHost`, as the audio side of a ``QueuedMIDIHandler``.
+public final class EngineHostRenderer<Engine: AudioEngine>: QueuedMIDIAudioRenderer {
+    public let host: EngineHost<Engine>
+
+    public init(engine: Engine, sampleRate: Double = 48_000, maximumFrames: Int = 4096) {
+        host = EngineHost(engine: engine, spec: ProcessSpec(sampleRate: sampleRate, maximumBlockSize: maximumFrames, channelCount: 2))
+    }
+
+    public func prepare(sampleRate: Double, maximumFrames: Int) {
+        host.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: maximumFrames, channelCount: 2))
+    }
+
+    public func render(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>,
+                       midi: UnsafeBufferPointer<TimedMIDIMessage>) {
+        host.process(left: left, right: right, midi: midi)
+    }
+}
+
+/// A JACK process handler whose MIDI comes from a control thread through a lock-free ring:
+/// a router (hands, faces, a sequencer) pushes messages with ``send(_:)``; every period the
+/// handler writes what arrived to `midi_out` (with `sendsMIDI`) and plays it on the optional
+/// audio renderer, both at the start of the period (live input has no finer timing to keep).
+/// A full ring drops the message and counts it (``droppedCount``); nothing blocks.
+///
+/// MIDI clock and transport bytes on `midi_in` (F8, FA, FB, FC) travel back through a second
+/// ring with their absolute frame time, for a `MIDIClockReceiver` on the control thread
+/// (``drainClock(_:)``).
+///
+/// One producer thread (``send(_:)``), one consumer thread (``drainClock(_:)``).
+public final class QueuedMIDIHandler: JACKProcessHandler, @unchecked Sendable {
+    /// A clock or transport message from `midi_in` and when it arrived.
+    public struct ClockEvent: Sendable {
+        /// Frames since the handler's first period.
+        public var frame: Int64
+        public var message: MIDIShortMessage
+        /// The sample rate the frame counts at.
+        public var sampleRate: Double
+        /// Seconds since the handler's first period.
+        public var seconds: Double { Double(frame) / sampleRate }
+    }
+
+    public let sendsMIDI: Bool
+    public let audio: (any QueuedMIDIAudioRenderer)?
+    private let outgoing: SPSCRingBuffer<MIDIShortMessage>
+    private let clock: SPSCRingBuffer<ClockEvent>
+    private let scratch: UnsafeMutablePointer<TimedMIDIMessage>
+    private let scratchCapacity: Int
+    private var sampleRate = 48_000.0
+    private var framesSoFar: Int64 = 0
+
+    /// - Parameters:
+    ///   - capacity: messages that can wait between two periods (a power of two is used).
+    ///   - sendsMIDI: write the messages to the `midi_out` port.
+    ///   - audio: also play them on this renderer (nil: silent audio outputs).
+    public init(capacity: Int = 4096, sendsMIDI: Bool = true, audio: (any QueuedMIDIAudioRenderer)? = nil) {
+        outgoing = SPSCRingBuffer(minimumCapacity: capacity)
+        clock = SPSCRingBuffer(minimumCapacity: 1024)
+        scratchCapacity = outgoing.capacity
+        scratch = .allocate(capacity: scratchCapacity)
+        self.sendsMIDI = sendsMIDI
+        self.audio = audio
+    }
+
+    deinit { scratch.deallocate() }
+
+    // MARK: Control thread
+
+    /// Queues a message for the next period. False (and counted) when the ring is full.
+    @discardableResult
+    public func send(_ message: MIDIShortMessage) -> Bool { outgoing.push(message) }
+
+    /// Messages refused because the ring was full.
+    public var droppedCount: Int { outgoing.droppedCount }
+
+    /// Clock messages lost because the control thread did not drain them in time.
+    public var droppedClockCount: Int { clock.droppedCount }
+
+    /// Hands every clock or transport message received since the last call to `body`, in order.
+    @discardableResult
+    public func drainClock(_ body: (ClockEvent) -> Void) -> Int { clock.drain { body($0) } }
+
+    // MARK: JACK
+
+    public func prepare(sampleRate: Double, maximumFrames: Int) {
+        self.sampleRate = sampleRate
+        audio?.prepare(sampleRate: sampleRate, maximumFrames: maximumFrames)
+    }
+
+    public func process(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                        midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput) {
+        for event in midiIn {
+            switch event.bytes.first {
+            case 0xF8?, 0xFA?, 0xFB?, 0xFC?:
+                if let m = MIDIShortMessage(status: event.bytes[0]) {
+                    _ = clock.push(ClockEvent(frame: framesSoFar + Int64(event.frame), message: m, sampleRate: sampleRate))
+                }
+            default:
+                break
+            }
+        }
+        var count = 0
+        while count < scratchCapacity, let m = outgoing.pop() {
+            if sendsMIDI {
+                switch m.count {
+                case 3: midiOut.send(m.status, m.data1, m.data2, atFrame: 0)
+                case 2: midiOut.send(m.status, m.data1, atFrame: 0)
+                default: midiOut.send(m.status, atFrame: 0)
+                }
+            }
+            scratch[count] = TimedMIDIMessage(frameOffset: 0, message: m)
+            count += 1
+        }
+        if let audio {
+            audio.render(left: UnsafeMutableBufferPointer(start: left, count: frameCount),
+                         right: UnsafeMutableBufferPointer(start: right, count: frameCount),
+                         midi: UnsafeBufferPointer(start: scratch, count: count))
+        }
+        framesSoFar += Int64(frameCount)
+    }
+}

@@ -1,0 +1,224 @@
+import Ariel
+import ArgumentParser
+import Enobarbus
+import EnobarbusUDP
+import Foundation
+import Horatio
+import Prospero
+import ProsperoJACK
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `prospero hands`: hands and touches over OSC play notes and MIDI live through JACK, or a
+/// recording becomes a MIDI file offline.
+struct HandsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hands",
+        abstract: "Hands and touches play notes and MIDI (live over OSC and JACK, or from a recording).",
+        discussion: """
+            Height picks the note: the zones are the scale's notes in the note range, lowest at the \
+            bottom. x → CC 74, extended fingers (touch pressure) → CC 11, optional depth → another CC, \
+            optional pitch bend inside a zone. MIDI goes out of JACK port Prospero:midi_out.
+            Offline: prospero hands --input take.jsonl --midi-out take.mid
+            """
+    )
+
+    enum Output: String, ExpressibleByArgument, CaseIterable { case midi, synth, both }
+    enum DepthChoice: String, ExpressibleByArgument, CaseIterable { case palm, pinch }
+
+    // Input
+    @Option(help: "Play this Enobarbus recording offline instead of listening (write it with --midi-out FILE).")
+    var input: String?
+    @Option(help: "UDP port for OSC input.") var port: Int = 9000
+    @Option(help: "Interface to bind (127.0.0.1 only by default; 0.0.0.0 accepts other machines).") var host = "127.0.0.1"
+    @Option(help: "Seconds without frames after which a hand or touch is lost (its note ends).") var timeout: Double = 0.25
+    @Flag(inversion: .prefixedNo, help: "Smooth positions (EMA + velocity clamp).") var stabilize = true
+
+    // Notes
+    @Option(help: "Key: C, Db, D, Eb, E, F, F#, G, Ab, A, Bb, B.") var key = "C"
+    @Option(help: "Scale: \(Scale.allCases.map(\.rawValue).joined(separator: ", ")).") var scale = Scale.majorPentatonic.rawValue
+    @Option(help: "Lowest note (MIDI number or name, C4 = 60).") var low = "C3"
+    @Option(help: "Highest note (MIDI number or name).") var high = "C5"
+    @Option(help: "Hysteresis at zone boundaries, fraction of a zone 0…0.5.") var hysteresis = 0.25
+
+    // Channels
+    @Option(help: "MIDI channel 1…16 for every hand and touch.") var channel = 1
+    @Option(name: .customLong("per-hand-channels"), help: "Four channels for slots 0…3, e.g. 1,2,3,4 (hand and touch i share).")
+    var perHandChannels: String?
+    @Flag(help: "MPE lower zone: manager channel 1, one member channel per hand or touch.") var mpe = false
+    @Option(help: "MPE member channels 1…15.") var mpeMembers = 15
+
+    // Controllers
+    @Option(name: .customLong("x-cc"), help: "CC for horizontal position (-1: none).") var xCC = 74
+    @Option(name: .customLong("expression-cc"), help: "CC for hand openness / touch pressure (-1: none).") var expressionCC = 11
+    @Option(name: .customLong("depth-cc"), help: "CC for depth (-1: none).") var depthCC = -1
+    @Option(help: "Hand depth from: palm (size, nearer = more) or pinch.") var depth: DepthChoice = .palm
+    @Flag(help: "Continuous pitch bend inside a zone (always on with --mpe).") var bend = false
+    @Option(help: "Pitch-bend range in semitones (default 2; 48 with --mpe).") var bendRange: Int?
+    @Option(help: "Velocity from: fingers, speed, depth, or a fixed number 1…127.") var velocity = "fingers"
+    @Option(help: "Most messages per second per controller.") var rateLimit = 150.0
+
+    // Output
+    @Option(help: "midi (JACK MIDI out), synth (built-in synth), or both.") var output: Output = .midi
+    @Option(help: "Offline: also render the performance to this WAV file (needs the built-in synth).")
+    var wavOut: String?
+    @OptionGroup var live: LiveSessionArguments
+
+    func validate() throws {
+        _ = try settings()
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be positive") }
+        if input != nil && live.midiOut.count != 1 {
+            throw ValidationError("with --input, give exactly one --midi-out FILE for the performance's MIDI file")
+        }
+    }
+
+    static func note(_ text: String, _ option: String) throws -> Int {
+        if let n = Int(text) { return n }
+        guard let pitch = try? Pitch(parsing: text) else { throw ValidationError("\(option): '\(text)' is not a note (e.g. 60 or C4)") }
+        return pitch.midiNoteNumber
+    }
+
+    func settings() throws -> MIDIRouterSettings {
+        guard let key = MusicalKey(key) else { throw ValidationError("--key: unknown key '\(key)'") }
+        guard let scale = Scale(rawValue: scale) else {
+            throw ValidationError("--scale: unknown scale '\(scale)'; choose one of \(Scale.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let channels: MIDIRouterSettings.ChannelAssignment
+        if mpe {
+            channels = .mpe(memberChannels: mpeMembers)
+        } else if let perHandChannels {
+            let list = perHandChannels.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard list.allSatisfy({ $0 != nil }) else { throw ValidationError("--per-hand-channels: numbers 1…16, e.g. 1,2,3,4") }
+            channels = .perSlot(channels: list.map { $0! })
+        } else {
+            channels = .shared(channel: channel)
+        }
+        let velocitySource: MIDIRouterSettings.VelocitySource
+        switch velocity {
+        case "fingers": velocitySource = .fingerCount
+        case "speed": velocitySource = .verticalSpeed(fullScale: 2)
+        case "depth": velocitySource = .depth
+        default:
+            guard let v = Int(velocity) else { throw ValidationError("--velocity: fingers, speed, depth or 1…127, not '\(velocity)'") }
+            velocitySource = .fixed(v)
+        }
+        let settings = MIDIRouterSettings(
+            key: key, scale: scale, lowestNote: try Self.note(low, "--low"), highestNote: try Self.note(high, "--high"),
+            channels: channels, hysteresis: hysteresis,
+            horizontalController: xCC < 0 ? nil : xCC, expressionController: expressionCC < 0 ? nil : expressionCC,
+            depthController: depthCC < 0 ? nil : depthCC, depthSource: depth == .palm ? .palmSize : .pinch,
+            bendWithinZone: bend, bendRange: bendRange, velocity: velocitySource, controllerRateLimit: rateLimit)
+        do { try settings.validate() } catch { throw ValidationError("invalid setting: \(error)") }
+        return settings
+    }
+
+    /// The built-in synth as the audio side of the live handler and of offline WAV renders.
+    /// TODO(lead, at the PolySynth merge): return `EngineHostRenderer(engine: PolySynth())` here and
+    /// render offline with `OfflineRenderer(engine: PolySynth(), …).render(midi: MIDISequencer(events:
+    /// performance.sequence, sampleRate: 48_000))` in `runOffline`; until then synth output is refused.
+    static func builtInSynth() -> (any QueuedMIDIAudioRenderer)? { nil }
+
+    func run() throws {
+        let settings = try settings()
+        if let input { return try runOffline(input, settings) }
+        try runLive(settings)
+    }
+
+    func runOffline(_ path: String, _ settings: MIDIRouterSettings) throws {
+        let bytes: [UInt8]
+        do { bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
+            throw ValidationError("cannot read \(path): \(error.localizedDescription)")
+        }
+        let recording: Recording
+        do { recording = try RecordingReader.parse(bytes) } catch { throw ValidationError("\(path): \(error)") }
+        let performance = try HandsPerformance(recording: recording, settings: settings, stabilizes: stabilize, timeout: timeout)
+        let file = live.midiOut[0]
+        try Data(try performance.midiFile().encoded()).write(to: URL(fileURLWithPath: file))
+        let notes = performance.messages.filter { if case .noteOn = $0.message { return true } else { return false } }.count
+        print("\(path): \(recording.frames.count) frames → \(performance.messages.count) MIDI messages (\(notes) notes) → \(file)")
+        if wavOut != nil {
+            FileHandle.standardError.write(Data("error: --wav-out needs the built-in synth, which is not in this build yet\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    func runLive(_ settings: MIDIRouterSettings) throws {
+        var audio: (any QueuedMIDIAudioRenderer)?
+        if output != .midi {
+            audio = Self.builtInSynth()
+            guard audio != nil else {
+                FileHandle.standardError.write(Data("error: --output \(output.rawValue) needs the built-in synth, which is not in this build yet; use --output midi\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+        let handler = QueuedMIDIHandler(sendsMIDI: output != .synth, audio: audio)
+        var options = live.options
+        options.handlesSignals = false  // this command's loop handles SIGINT/SIGTERM and the duration
+        options.duration = nil
+        let session = LiveSession(handler: handler, options: options)
+        interruptRequested.store(false, ordering: .relaxed)
+        signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in interruptRequested.store(true, ordering: .relaxed) }
+        defer { signal(SIGINT, SIG_DFL); signal(SIGTERM, SIG_DFL) }
+
+        let sessionResult = Mutex<Result<LiveSessionOutcome, JACKError>?>(nil)
+        let sessionThread = Thread {
+            let result: Result<LiveSessionOutcome, JACKError>
+            do throws(JACKError) { result = .success(try session.run()) } catch { result = .failure(error) }
+            sessionResult.withLock { $0 = result }
+        }
+        sessionThread.start()
+        func sessionEnded() -> Bool { sessionResult.withLock { $0 != nil } }
+
+        let inbox = PacketInbox()
+        let receiver = try OSCUDPReceiver.bind(host: host, port: port, bufferLimit: 0) { packet in
+            inbox.queue.withLock { $0.append(packet) }
+        }.wait()
+        print("prospero hands: OSC on udp \(receiver.localAddress); \(settings.key) \(settings.scale.displayName) "
+            + "\(settings.lowestNote)…\(settings.highestNote), \(FretLayout(settings).zoneCount) zones (Ctrl-C to stop)")
+        fflush(nil)
+
+        var performer = try HandsPerformer(settings: settings, stabilizes: stabilize, timeout: timeout)
+        var assembler = OSCFrameAssembler()
+        var clockReceiver = MIDIClockReceiver()
+        var shownBPM: Double?
+        func emit(_ messages: [RoutedMIDIMessage]) {
+            for m in messages { if let short = m.message.shortMessage { handler.send(short) } }
+        }
+        let start = MonotonicClock.now()
+        while !interruptRequested.load(ordering: .relaxed) && !sessionEnded() {
+            let now = MonotonicClock.now()
+            if let d = live.duration, now - start >= d { break }
+            for packet in inbox.take() {
+                emit(performer.ingest(assembler.ingest(packet.packet, at: packet.time), at: packet.time))
+            }
+            emit(performer.advance(to: now))
+            handler.drainClock { event in _ = clockReceiver.receive(event.message, at: event.seconds) }
+            if let bpm = clockReceiver.bpm, shownBPM.map({ abs($0 - bpm) >= 0.5 }) ?? true {
+                print(String(format: "MIDI clock in: %.1f BPM", bpm))
+                fflush(nil)
+                shownBPM = bpm
+            }
+            usleep(5_000)
+        }
+        emit(performer.stop(at: MonotonicClock.now()))
+        try? receiver.close().wait()
+        // Let the final note-offs and CC 123 go out in a period before the session stops.
+        if !sessionEnded() { usleep(100_000) }
+        session.requestStop()
+        while !sessionEnded() { usleep(5_000) }
+        let stats = receiver.statistics
+        print("stopped: \(stats.packets) OSC packets (\(stats.malformed) malformed), MIDI dropped \(handler.droppedCount)")
+        switch sessionResult.withLock({ $0 })! {
+        case .failure(let error):
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode.failure
+        case .success(let outcome):
+            if !outcome.isClean { throw ExitCode.failure }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Ariel
+import Enobarbus
+import EnobarbusUDP
+import Foundation
+import Glibc
+import Horatio
+import Prospero
+import ProsperoJACK
+import Synchronization
+import Testing
+
+/// End to end: python-osc sends `/prospero/hand` frames over UDP, `HandsPerformer` routes them, a
+/// `QueuedMIDIHandler` carries the MIDI through its ring into Prospero's `midi_out`, and
+/// jack_midi_dump prints what arrived. Part of the serialized JACK suite.
+extension JACKClientTests {
+    static let pythonOSC: Bool = {
+        guard let python = Peers.path(of: "python3") else { return false }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = ["-c", "import pythonosc"]
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }()
+
+    /// Sends hand 0 at palm-centre heights 9.5/11 (zone 9 → A4 69) then 5.5/11 (zone 5 → C4 60),
+    /// three frames each, then `/prospero/hand/end 0`. Landmarks as in examples/hands-scale.py.
+    static let handSender = """
+        import sys, time
+        from pythonosc.udp_client import SimpleUDPClient
+        c = SimpleUDPClient("127.0.0.1", int(sys.argv[1]))
+        def lm(cx, cy):
+            p = [None] * 21
+            p[0] = (cx, cy + 0.06)
+            for f, dx in {1: -0.045, 2: -0.015, 3: 0.015, 4: 0.045}.items():
+                m = 1 + 4 * f
+                p[m] = (cx + dx, cy - 0.015); p[m + 1] = (cx + dx, cy - 0.045)
+                p[m + 2] = (cx + dx, cy - 0.06); p[m + 3] = (cx + dx, cy - 0.085)
+            p[1] = (cx - 0.03, cy + 0.04); p[2] = (cx - 0.05, cy + 0.02); p[3] = (cx - 0.07, cy); p[4] = (cx - 0.11, cy - 0.01)
+            out = []
+            for x, y in p: out += [float(x), float(y), 0.0]
+            return out
+        for height in (9.5 / 11, 5.5 / 11):
+            for _ in range(3):
+                c.send_message("/prospero/hand", [0, "right", 0.95] + lm(0.4, 1 - height))
+                time.sleep(0.03)
+        c.send_message("/prospero/hand/end", [0])
+        """
+
+    @Test(.enabled(if: Peers.runnable("jackd", "jack_midi_dump", "python3") && (Peers.required || pythonOSC)))
+    func handsOverOSCPlayMIDIThatReachesMidiDump() throws {
+        try #require(Self.pythonOSC, "python-osc is not installed (pip install python-osc)")
+        let server = try JACKTestServer()
+        let dump = try server.peer("jack_midi_dump", ["-a", "dump"])
+        let client = try JACKClient(configuration: server.configuration)
+        try waitUntil("dump:input") { client.portInfo(named: "dump:input") != nil }
+        let handler = QueuedMIDIHandler()
+        try client.activate(handler: handler)
+        try waitUntil("dump to accept a connection") { (try? client.connect(client.ports.midiOutput, to: "dump:input")) != nil }
+
+        let inbox = Mutex<[ReceivedOSCPacket]>([])
+        let receiver = try OSCUDPReceiver.bind(port: 0, bufferLimit: 0) { packet in inbox.withLock { $0.append(packet) } }.wait()
+        let sender = try server.peer("python3", ["-c", Self.handSender, "\(receiver.localPort)"])
+        var performer = try HandsPerformer(settings: MIDIRouterSettings(), stabilizes: false)
+        var assembler = OSCFrameAssembler()
+        var sent: [MIDIShortMessage] = []
+        var ended = false
+        try waitUntil("the hand to end", timeout: .seconds(10)) {
+            let packets = inbox.withLock { q in defer { q.removeAll() }; return q }
+            for packet in packets {
+                let frames = assembler.ingest(packet.packet, at: packet.time)
+                if frames.contains(where: { if case .ended = $0 { return true } else { return false } }) { ended = true }
+                for m in performer.ingest(frames, at: packet.time) {
+                    let short = m.message.shortMessage!
+                    sent.append(short)
+                    #expect(handler.send(short))
+                }
+            }
+            return ended
+        }
+        for m in performer.stop(at: MonotonicClock.now()) { sent.append(m.message.shortMessage!); handler.send(m.message.shortMessage!) }
+        try waitUntil("the sender to exit") { !sender.process.isRunning }
+        usleep(100_000)  // a few periods for the ring to drain
+        client.close()
+        try receiver.close().wait()
+        usleep(300_000)
+        dump.stop()
+        let received = Self.parseDump(dump.readOutput()).map(\.bytes)
+        // x 0.4 → CC74 round(50.8) = 51; five fingers → CC11 127 and velocity 127; zone 9 → 69, zone 5 → 60.
+        #expect(sent.map(\.bytes) == [[0xB0, 74, 51], [0xB0, 11, 127], [0x90, 69, 127], [0x80, 69, 0], [0x90, 60, 127],
+                                      [0x80, 60, 0], [0xB0, 123, 0]])
+        #expect(received == sent.map(\.bytes), "\(received)")
+        #expect(handler.droppedCount == 0)
+        #expect(client.statistics.midiOutputDropped == 0)
+    }
+}
