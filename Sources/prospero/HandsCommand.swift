@@ -116,11 +116,8 @@ struct HandsCommand: ParsableCommand {
         return settings
     }
 
-    /// The built-in synth as the audio side of the live handler and of offline WAV renders.
-    /// TODO(lead, at the PolySynth merge): return `EngineHostRenderer(engine: PolySynth())` here and
-    /// render offline with `OfflineRenderer(engine: PolySynth(), …).render(midi: MIDISequencer(events:
-    /// performance.sequence, sampleRate: 48_000))` in `runOffline`; until then synth output is refused.
-    static func builtInSynth() -> (any QueuedMIDIAudioRenderer)? { nil }
+    /// The built-in synth (Ariel's PolySynth) as the audio side of the live handler.
+    static func builtInSynth() -> any QueuedMIDIAudioRenderer { EngineHostRenderer(engine: PolySynth()) }
 
     func run() throws {
         let settings = try settings()
@@ -137,12 +134,15 @@ struct HandsCommand: ParsableCommand {
         do { recording = try RecordingReader.parse(bytes) } catch { throw ValidationError("\(path): \(error)") }
         let performance = try HandsPerformance(recording: recording, settings: settings, stabilizes: stabilize, timeout: timeout)
         let file = live.midiOut[0]
-        try Data(try performance.midiFile().encoded()).write(to: URL(fileURLWithPath: file))
+        let midiBytes = try performance.midiFile().encoded()
+        try Data(midiBytes).write(to: URL(fileURLWithPath: file))
         let notes = performance.messages.filter { if case .noteOn = $0.message { return true } else { return false } }.count
         print("\(path): \(recording.frames.count) frames → \(performance.messages.count) MIDI messages (\(notes) notes) → \(file)")
-        if wavOut != nil {
-            FileHandle.standardError.write(Data("error: --wav-out needs the built-in synth, which is not in this build yet\n".utf8))
-            throw ExitCode.failure
+        if let wavOut {
+            // The performance's own MIDI file through the built-in synth: what --output synth plays live.
+            let (wav, summary) = try PolySynthSongRender.render(midiFile: midiBytes, settings: PolySynthSettings())
+            try Data(wav).write(to: URL(fileURLWithPath: wavOut))
+            print("\(wavOut): \(summary)")
         }
     }
 
@@ -150,10 +150,6 @@ struct HandsCommand: ParsableCommand {
         var audio: (any QueuedMIDIAudioRenderer)?
         if output != .midi {
             audio = Self.builtInSynth()
-            guard audio != nil else {
-                FileHandle.standardError.write(Data("error: --output \(output.rawValue) needs the built-in synth, which is not in this build yet; use --output midi\n".utf8))
-                throw ExitCode.failure
-            }
         }
         let handler = QueuedMIDIHandler(sendsMIDI: output != .synth, audio: audio)
         var options = live.options
