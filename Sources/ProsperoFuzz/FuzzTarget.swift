@@ -2,6 +2,7 @@ import Ariel
 import Foundation
 import Hecate
 import Horatio
+import Prospero
 import Enobarbus
 
 /// Every parser of untrusted bytes in the package, as a fuzz target.
@@ -21,6 +22,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case midiStream
     /// Standard MIDI File reading (`MIDIFile(decoding:)`), then writing and re-reading what was read.
     case standardMIDIFile
+    /// Hand-router settings JSON (`MIDIRouterSettings.decoded(fromJSON:)`).
+    case routerSettings
     /// OSC 1.0 packets (`OSCDecoder.decode`), then every adapter (`OSCFrameAssembler.ingest`).
     case oscPacket
     /// Input recordings, JSON Lines (`RecordingReader.parse`).
@@ -43,6 +46,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return FuzzTarget.runMIDIStream(bytes)
         case .standardMIDIFile:
             return FuzzTarget.runStandardMIDIFile(bytes)
+        case .routerSettings:
+            return (try? MIDIRouterSettings.decoded(fromJSON: Data(bytes))) != nil
         case .oscPacket:
             guard let packet = try? OSCDecoder.decode(bytes) else { return false }
             // Decoded packets must re-encode to the same bytes, and adapters must survive any content.
