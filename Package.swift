@@ -28,7 +28,7 @@ let package = Package(
         // Synth engine, command queue, MIDI, offline rendering, WAV.
         .target(name: "Ariel", dependencies: ["Horatio", "Touchstone"]),
         // Face-controlled chord synthesizer.
-        .target(name: "Hecate", dependencies: ["Horatio"]),
+        .target(name: "Hecate", dependencies: ["Horatio", "Touchstone", "Ariel"]),
         // Platform edge: JACK audio and MIDI. libjack is loaded at run time (no headers or library at build time).
         .target(name: "CJACKLoader", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel"]),
@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .target(name: "AllocationCounting", dependencies: ["CAllocationCounter"], path: "Tests/AllocationCounting"),
         .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio"]),
-        .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio"]),
+        .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "AllocationCounting"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel"]),
     ]
