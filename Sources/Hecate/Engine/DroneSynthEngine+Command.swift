@@ -43,7 +43,12 @@ extension DroneSynthEngine {
     public func handle(_ command: Command) {
         switch command {
         case .face(let a):
-            for (i, tone) in Self.tones.enumerated() { faceLevels[i] = Self.unit(a.level(tone)) }
+            faceLevels[0] = Self.unit(a.root)
+            faceLevels[1] = Self.unit(a.third)
+            faceLevels[2] = Self.unit(a.fifth)
+            faceLevels[3] = Self.unit(a.seventh)
+            faceLevels[4] = Self.unit(a.ninth)
+            faceLevels[5] = Self.unit(a.octave)
             bassTarget = Self.unit(a.bass)
             sculptTargets[0] = Self.unit(a.cutoff)
             sculptTargets[1] = Self.unit(a.resonance)
@@ -99,7 +104,8 @@ extension DroneSynthEngine {
         case .output(let playAlong, let route):
             limiter.ceiling = Float(route.limiterCeiling(playAlong: playAlong))
         case .preset(let preset):
-            guard (try? preset.validate()) != nil else { return }
+            // Packs are validated where they are loaded; here only what could poison the DSP is refused.
+            guard Self.isFinite(preset) else { return }
             applyPreset(preset)
         case .faceLost:
             faceFadeTarget = 0
@@ -114,6 +120,16 @@ extension DroneSynthEngine {
     /// Fades everything out as when the face is lost.
     public func releaseAllNotes() {
         faceFadeTarget = 0
+    }
+
+    static func isFinite(_ p: VoicePreset) -> Bool {
+        // x · 0 is 0 for every finite x and NaN otherwise, so one bad field makes the sum NaN.
+        var sum = p.detuneCents * 0 + p.filterCutoffMin * 0 + p.filterCutoffMax * 0 + p.filterResonanceMin * 0
+        sum += p.filterResonanceMax * 0 + p.formantF1Min * 0 + p.formantF1Max * 0 + p.formantF2Min * 0
+        sum += p.formantF2Max * 0 + p.formantQ * 0 + p.formantDryMix * 0 + p.formantF1Mix * 0 + p.formantF2Mix * 0
+        sum += p.reverbSize * 0 + p.reverbDecay * 0 + p.reverbDamping * 0 + p.reverbMix * 0 + p.subLevel * 0
+        sum += p.bassLevel * 0 + p.droneLevel * 0 + p.brightnessCap * 0 + p.breathRate * 0 + p.breathDepth * 0
+        return sum == 0
     }
 
     @inline(__always)

@@ -28,8 +28,6 @@ import Touchstone
 public final class DroneSynthEngine: AudioEngine {
     public typealias Snapshot = DroneSynthSnapshot
 
-    /// Chord tones in bank order (`ChordTone.allCases`: root, third, fifth, seventh, ninth, octave).
-    static let tones = ChordTone.allCases
 
     // MARK: Hard-coded constants (the seed keeps these out of presets)
 
@@ -462,7 +460,7 @@ public final class DroneSynthEngine: AudioEngine {
 
     /// Level targets from the face levels, the smile shimmer and the arpeggiator.
     func updateToneTargets() {
-        let cap = Float(currentPreset.brightnessCap)
+        let cap = Self.unit(Float(currentPreset.brightnessCap))
         for i in 0..<6 { levelTargets[i] = faceLevels[i] }
         levelTargets[5] = max(faceLevels[5], sculpt[4] * cap)
         if arpEnabled { updateGateTargets() }
@@ -564,7 +562,13 @@ public final class DroneSynthEngine: AudioEngine {
             banks[i].setDetune(cents: Float(preset.detuneCents))
         }
         bass.waveform = preset.waveform == .sine ? .sine : .triangle
-        reverb.size = Float(0.5 + 1.5 * preset.reverbSize)
+        let size = Float(0.5 + 1.5 * preset.reverbSize)
+        if size != reverb.size {
+            reverb.size = size
+            // New line lengths would re-read the old tail at new offsets; the step that makes would
+            // circulate and come back once per loop. The return is muted here, so start the room clean.
+            reverb.reset()
+        }
         reverb.decayTime = Float(preset.reverbDecay)
         reverb.damping = Float(preset.reverbDamping)
         breath.setRate(.hertz(preset.breathRate))
@@ -580,14 +584,14 @@ public final class DroneSynthEngine: AudioEngine {
         presetTargets[Slot.f2Min] = Float(p.formantF2Min)
         presetTargets[Slot.f2Max] = Float(p.formantF2Max)
         presetTargets[Slot.formantQ] = Float(p.formantQ)
-        presetTargets[Slot.dryMix] = Float(p.formantDryMix)
-        presetTargets[Slot.f1Mix] = Float(p.formantF1Mix)
-        presetTargets[Slot.f2Mix] = Float(p.formantF2Mix)
-        presetTargets[Slot.reverbMix] = Float(p.reverbMix)
-        presetTargets[Slot.subLevel] = Float(p.subLevel)
-        presetTargets[Slot.bassLevel] = Float(p.bassLevel)
-        presetTargets[Slot.droneLevel] = Float(p.droneLevel)
-        presetTargets[Slot.breathDepth] = Float(p.breathDepth)
+        presetTargets[Slot.dryMix] = Self.unit(Float(p.formantDryMix))
+        presetTargets[Slot.f1Mix] = Self.unit(Float(p.formantF1Mix))
+        presetTargets[Slot.f2Mix] = Self.unit(Float(p.formantF2Mix))
+        presetTargets[Slot.reverbMix] = Self.unit(Float(p.reverbMix))
+        presetTargets[Slot.subLevel] = Self.unit(Float(p.subLevel))
+        presetTargets[Slot.bassLevel] = Self.unit(Float(p.bassLevel))
+        presetTargets[Slot.droneLevel] = Self.unit(Float(p.droneLevel))
+        presetTargets[Slot.breathDepth] = min(Self.unit(Float(p.breathDepth)), 0.5)
     }
 
     static func waveform(_ shape: OscillatorWaveform) -> Waveform {
