@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Dependencies flow downward only: Horatio ← Touchstone ← Ariel ← instruments ← platform edges ← prospero.
+// Dependencies flow downward only: Horatio ← Touchstone ← Ariel / Enobarbus ← instruments ← platform edges ← prospero.
 // Everything below the platform edges is portable Swift (no Glibc, no Linux calls).
 let package = Package(
     name: "Prospero",
@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Horatio", targets: ["Horatio"]),
         .library(name: "Touchstone", targets: ["Touchstone"]),
         .library(name: "Ariel", targets: ["Ariel"]),
+        .library(name: "Enobarbus", targets: ["Enobarbus", "EnobarbusUDP"]),
         .library(name: "Hecate", targets: ["Hecate"]),
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
@@ -17,6 +18,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // Music and input value types. No Foundation.
@@ -27,35 +29,51 @@ let package = Package(
         .target(name: "CTouchstoneFTZ"),
         // Synth engine, command queue, MIDI, offline rendering, WAV.
         .target(name: "Ariel", dependencies: ["Horatio", "Touchstone"]),
+        // Tracking input: OSC codec, sender adapters, normalised frames, stabilisers, lifecycle, recording.
+        .target(name: "Enobarbus", dependencies: ["Horatio"], exclude: ["README.md"]),
         // Face-controlled chord synthesizer.
-        .target(name: "Hecate", dependencies: ["Horatio", "Touchstone", "Ariel"]),
+        .target(name: "Hecate", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus"]),
+
+        // Platform edge: OSC over UDP (SwiftNIO).
+        .target(
+            name: "EnobarbusUDP",
+            dependencies: [
+                "Enobarbus",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // Platform edge: JACK audio and MIDI. libjack is loaded at run time (no headers or library at build time).
         .target(name: "CJACKLoader", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel"]),
+
         .executableTarget(
             name: "prospero",
             dependencies: [
-                "Horatio", "Touchstone", "Ariel",
-                "ProsperoJACK",
+                "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Offline CPU benchmarks (speed targets live here, never in unit tests).
+        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone"]),
         // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
-        // Every parser of untrusted bytes as a fuzz target (see FUZZING in CONTRIBUTING.md).
-        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Hecate"]),
+        // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
+        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
-        // Offline CPU benchmarks of the DSP kernels (speed targets live here, never in unit tests).
-        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone"]),
-        .testTarget(name: "HoratioTests", dependencies: ["Horatio"]),
-        .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone", "AllocationCounting"], resources: [.copy("Fixtures")]),
+
         // Test-only: malloc interposition counting allocations per thread, and its Swift helper
         // `AllocationCounter` (see CONTRIBUTING.md "Allocation counting"). Any test target may depend on it.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .target(name: "AllocationCounting", dependencies: ["CAllocationCounter"], path: "Tests/AllocationCounting"),
-        .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio"]),
-        .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "AllocationCounting"]),
-        .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
+
+        .testTarget(name: "HoratioTests", dependencies: ["Horatio"]),
+        .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone", "AllocationCounting"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio", "AllocationCounting"]),
+        .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
+        .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio"]),
+        .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting"]),
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel"]),
+        .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
     ]
 )

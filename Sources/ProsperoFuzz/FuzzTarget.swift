@@ -2,6 +2,7 @@ import Ariel
 import Foundation
 import Hecate
 import Horatio
+import Enobarbus
 
 /// Every parser of untrusted bytes in the package, as a fuzz target.
 ///
@@ -20,6 +21,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case midiStream
     /// Standard MIDI File reading (`MIDIFile(decoding:)`), then writing and re-reading what was read.
     case standardMIDIFile
+    /// OSC 1.0 packets (`OSCDecoder.decode`), then every adapter (`OSCFrameAssembler.ingest`).
+    case oscPacket
+    /// Input recordings, JSON Lines (`RecordingReader.parse`).
+    case recording
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -38,6 +43,21 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return FuzzTarget.runMIDIStream(bytes)
         case .standardMIDIFile:
             return FuzzTarget.runStandardMIDIFile(bytes)
+        case .oscPacket:
+            guard let packet = try? OSCDecoder.decode(bytes) else { return false }
+            // Decoded packets must re-encode to the same bytes, and adapters must survive any content.
+            if (try? OSCEncoder.encode(packet)) != bytes { fatalError("OSC round trip changed the bytes") }
+            var assembler = OSCFrameAssembler()
+            _ = assembler.ingest(packet, at: 0)
+            _ = assembler.ingest(packet, at: 0.01)
+            return true
+        case .recording:
+            guard let recording = try? RecordingReader.parse(bytes) else { return false }
+            // What the reader accepts, the writer must write back to something it reads the same.
+            if (try? RecordingReader.parse(recording.encoded())) != recording {
+                fatalError("recording round trip changed the frames")
+            }
+            return true
         }
     }
 }

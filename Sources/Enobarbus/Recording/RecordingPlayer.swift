@@ -1,0 +1,45 @@
+/// Replays a recording's frames in real time (each frame at its recorded offset from the
+/// start) or as fast as possible (offline renders and tests).
+public struct RecordingPlayer: Sendable {
+    public enum Pace: Sendable, Hashable {
+        /// Frames are delivered at their recorded times relative to the start of `play`.
+        case realTime
+        /// Frames are delivered back to back.
+        case asFastAsPossible
+    }
+
+    public var recording: Recording
+    public var pace: Pace
+
+    public init(_ recording: Recording, pace: Pace) {
+        self.recording = recording
+        self.pace = pace
+    }
+
+    /// Delivers every frame to `deliver` in order, each with its recorded timestamp. In real
+    /// time, the first frame is due at `start` (default: now) and each later one at its recorded
+    /// offset from the first. Returns early (without error) when the task is cancelled.
+    public func play(startingAt start: ContinuousClock.Instant = .now, _ deliver: (TrackingFrame) async -> Void) async {
+        let clock = ContinuousClock()
+        let t0 = recording.frames.first?.timestamp ?? 0
+        for frame in recording.frames {
+            if Task.isCancelled { return }
+            if pace == .realTime {
+                let due = start + .microseconds(Int64(((frame.timestamp - t0) * 1_000_000).rounded()))
+                do { try await clock.sleep(until: due, tolerance: .microseconds(200)) } catch { return }
+            }
+            await deliver(frame)
+        }
+    }
+
+    /// The frames as an asynchronous sequence, paced as `pace` says.
+    public func frames() -> AsyncStream<TrackingFrame> {
+        AsyncStream { continuation in
+            let task = Task {
+                await play { continuation.yield($0) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
