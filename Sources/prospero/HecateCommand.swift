@@ -35,6 +35,9 @@ struct HecateCommand: ParsableCommand {
     @Option(help: "Offline: sample format: pcm16, pcm24, float32.")
     var format: String = WAVSampleFormat.pcm24.rawValue
 
+    @Option(help: "Benchmark: render this many seconds with every tone, the bass and all effects sounding; print the speed.")
+    var bench: Double?
+
     @Option(help: "Live: UDP port for OSC face input.")
     var port: Int = 9000
 
@@ -52,7 +55,10 @@ struct HecateCommand: ParsableCommand {
 
     func run() throws {
         let setup = try sound.resolve()
-        if let input {
+        if let bench {
+            guard bench.isFinite, bench > 0 else { throw ValidationError("--bench must be a positive number of seconds") }
+            HecateCommand.benchmark(seconds: bench, setup: setup, sampleRate: Double(sampleRate))
+        } else if let input {
             let recording = try HecateCommand.loadRecording(input)
             let path = output ?? "out/hecate-\(setup.pack.id).wav"
             let rendered = HecateCommand.render(recording, setup: setup, sampleRate: Double(sampleRate))
@@ -125,6 +131,33 @@ struct HecateCommand: ParsableCommand {
         let rms = (sum / Double(max(1, 2 * audio.left.count))).squareRoot()
         return String(format: "%.2f s, peak %.1f dBFS, RMS %.1f dBFS", Double(audio.left.count) / sampleRate,
                       20 * log10(Double(max(peak, 1e-9))), 20 * log10(max(rms, 1e-9)))
+    }
+
+    /// Renders `seconds` of the engine with every tone, the bass, shimmer, tremolo and reverb on, in
+    /// 256-frame blocks through `EngineHost`, and prints the speed as a multiple of real time.
+    static func benchmark(seconds: Double, setup: HecateSetup, sampleRate: Double) {
+        let block = 256
+        let host = EngineHost(engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key),
+                              spec: ProcessSpec(sampleRate: sampleRate, maximumBlockSize: block, channelCount: 2))
+        for c in setup.initialCommands { host.send(c) }
+        host.send(.face(FaceAmounts(root: 1, third: 1, fifth: 1, seventh: 1, ninth: 1, octave: 1, bass: 1,
+                                    cutoff: 0.6, resonance: 0.5, formantF1: 0.5, formantF2: 0.5, brightness: 1)))
+        var left = [Float](repeating: 0, count: block), right = left
+        let blocks = Int(seconds * sampleRate) / block
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            left.withUnsafeMutableBufferPointer { l in
+                right.withUnsafeMutableBufferPointer { r in
+                    for _ in 0..<blocks { host.process(left: l, right: r) }
+                }
+            }
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        let audio = Double(blocks * block) / sampleRate
+        print(String(format: "hecate engine, pack %@, every tone sounding: %.1f s of audio in %.3f s (best of 3): %.0f× real time, %.1f µs per 256-frame block (%.2f%% of its %.2f ms)",
+                     setup.pack.name, audio, best, audio / best, best / Double(blocks) * 1e6,
+                     best / audio * 100, Double(block) / sampleRate * 1000))
     }
 
     // MARK: Live
