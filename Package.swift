@@ -55,7 +55,7 @@ let package = Package(
             ]
         ),
         // Offline CPU benchmarks (speed targets live here, never in unit tests).
-        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone"]),
+        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone", "Ariel", "Enobarbus", "AllocationCounting"]),
         // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
@@ -66,10 +66,12 @@ let package = Package(
         // `AllocationCounter` (see CONTRIBUTING.md "Allocation counting"). Any test target may depend on it.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .target(name: "AllocationCounting", dependencies: ["CAllocationCounter"], path: "Tests/AllocationCounting"),
+        // Test-only: seeded random numbers and peer gating shared by every test target.
+        .target(name: "ProsperoTestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "HoratioTests", dependencies: ["Horatio"]),
-        .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone", "AllocationCounting"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio", "AllocationCounting"]),
+        .testTarget(name: "HoratioTests", dependencies: ["Horatio", "ProsperoTestSupport"]),
+        .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone", "AllocationCounting", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio", "AllocationCounting", "ProsperoTestSupport"]),
         .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
         .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio"]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting"]),

@@ -1,4 +1,5 @@
 import Ariel
+import ProsperoTestSupport
 import Testing
 
 @Suite struct MIDIClockReceiverTests {
@@ -6,7 +7,7 @@ import Testing
     /// returns the largest BPM error seen after `settle` ticks, and the final receiver.
     func run(bpm: Double, count: Int, jitter: Double, seed: UInt64, settle: Int,
              receiver: inout MIDIClockReceiver, start: Double = 0) -> Double {
-        var rng = SplitMix(seed: seed)
+        var rng = SeededRandom(seed: seed)
         let interval = 60 / (bpm * 24)
         var worst = 0.0
         for k in 0..<count {
@@ -37,7 +38,7 @@ import Testing
         var receiver = MIDIClockReceiver()
         _ = run(bpm: 120, count: 200, jitter: 0.001, seed: 3, settle: 0, receiver: &receiver)
         let last = receiver.lastTickTime!
-        var rng = SplitMix(seed: 4)
+        var rng = SeededRandom(seed: 4)
         let interval = 60.0 / (150 * 24)
         var errors: [Double] = []
         for k in 1...400 {
@@ -120,7 +121,7 @@ import Testing
         // 133 BPM at 44.1 kHz: 44100 × 60 / (133 × 24) = 15750/19 frames per tick, not an integer.
         var sender = MIDIClockSender(bpm: 133, sampleRate: 44_100)
         let hour = 3600 * 44_100
-        var rng = SplitMix(seed: 9)
+        var rng = SeededRandom(seed: 9)
         var expectedTick: Int64 = 0
         var frame: Int64 = 0
         var buffer = [MIDIClockSender.Event](repeating: .init(frameOffset: 0, message: MIDIShortMessage(status: 0xF8)!), count: 64)

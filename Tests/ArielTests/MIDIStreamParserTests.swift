@@ -1,5 +1,6 @@
 import Ariel
 import Foundation
+import ProsperoTestSupport
 import Testing
 
 @Suite struct MIDIStreamParserTests {
@@ -89,7 +90,7 @@ import Testing
     }
 
     @Test func randomBytesNeverTrapAndEveryMessageIsValid() {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         var parser = MIDIStreamParser(maximumSysExLength: 32)
         var count = 0
         for _ in 0..<200_000 {
@@ -102,23 +103,3 @@ import Testing
         #expect(parser.statistics.errors > 0)
     }
 }
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    /// Standard normal (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u1 = max(uniform(), 1e-300), u2 = uniform()
-        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
-    }
-}
-

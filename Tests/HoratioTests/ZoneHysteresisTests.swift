@@ -1,4 +1,5 @@
 import Horatio
+import ProsperoTestSupport
 import Testing
 
 @Suite struct ZoneHysteresisTests {
@@ -32,18 +33,18 @@ import Testing
 
     @Test func aJitteringHandOnABoundaryStaysInOneZone() {
         var z = ZoneHysteresis(zoneCount: 12, margin: 0.25)
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let boundary = 5.0 / 12
         var zones = Set<Int>()
         for _ in 0..<10_000 {
-            let jitter = (rng.unit() - 0.5) * 0.04  // ±0.02, under the 0.0208 margin
+            let jitter = (rng.uniform() - 0.5) * 0.04  // ±0.02, under the 0.0208 margin
             zones.insert(z.update(boundary + jitter))
         }
         #expect(zones.count == 1)
 
         var plain = Set<Int>()
         for _ in 0..<1_000 {
-            plain.insert(ZoneHysteresis.zone(for: boundary + (rng.unit() - 0.5) * 0.04, zoneCount: 12))
+            plain.insert(ZoneHysteresis.zone(for: boundary + (rng.uniform() - 0.5) * 0.04, zoneCount: 12))
         }
         #expect(plain.count == 2)  // without hysteresis the same jitter flickers
     }
@@ -54,18 +55,4 @@ import Testing
             #expect(z.update(p) == ZoneHysteresis.zone(for: p, zoneCount: 4))
         }
     }
-}
-
-/// Deterministic generator for tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

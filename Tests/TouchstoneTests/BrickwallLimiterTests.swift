@@ -1,4 +1,5 @@
 import Foundation
+import ProsperoTestSupport
 import Testing
 import Touchstone
 
@@ -9,14 +10,14 @@ import Touchstone
     static func linear(_ decibels: Float) -> Float { pow(10, decibels / 20) }
 
     /// One seeded random stereo test signal of `count` frames.
-    static func randomSignal(kind: Int, count: Int, using random: inout EffectsTestRandom) -> (left: [Float], right: [Float]) {
+    static func randomSignal(kind: Int, count: Int, using random: inout SeededRandom) -> (left: [Float], right: [Float]) {
         var left = [Float](repeating: 0, count: count)
         var right = [Float](repeating: 0, count: count)
         switch kind {
         case 0:  // sines, up to +40 dBFS, different per side
-            let amplitude = linear(random.uniform(-20...40))
-            let frequency = Double(random.uniform(20...20_000))
-            let ratio = random.uniform(0...1.5)
+            let amplitude = linear(random.float(-20...40))
+            let frequency = Double(random.float(20...20_000))
+            let ratio = random.float(0...1.5)
             for n in 0..<count {
                 let s = amplitude * Float(sin(2 * Double.pi * frequency * Double(n) / sampleRate))
                 left[n] = s
@@ -25,21 +26,21 @@ import Touchstone
         case 1:  // DC steps, up to ±100 (+40 dBFS), random hold lengths
             var n = 0
             while n < count {
-                let level = random.uniform(-100...100) * (random.next() % 3 == 0 ? 0.01 : 1)
+                let level = random.float(-100...100) * (random.next() % 3 == 0 ? 0.01 : 1)
                 let hold = Int(random.next() % 500) + 1
                 for k in n..<min(n + hold, count) { left[k] = level; right[k] = level * 0.5 }
                 n += hold
             }
         case 2:  // white noise up to +40 dBFS
-            let amplitude = linear(random.uniform(-10...40))
+            let amplitude = linear(random.float(-10...40))
             for n in 0..<count {
-                left[n] = amplitude * random.uniform(-1...1)
-                right[n] = amplitude * random.uniform(-1...1)
+                left[n] = amplitude * random.float(-1...1)
+                right[n] = amplitude * random.float(-1...1)
             }
         case 3:  // quiet signal with isolated +40 dBFS spikes (single samples and short bursts)
             for n in 0..<count {
-                left[n] = 0.1 * random.uniform(-1...1)
-                right[n] = 0.1 * random.uniform(-1...1)
+                left[n] = 0.1 * random.float(-1...1)
+                right[n] = 0.1 * random.float(-1...1)
             }
             for _ in 0..<Int(random.next() % 12 + 1) {
                 let at = Int(random.next() % UInt64(count))
@@ -51,9 +52,9 @@ import Touchstone
             }
         default:  // everything at once: sine + steps + spikes, asymmetric
             var level: Float = 0
-            let amplitude = linear(random.uniform(-6...30))
+            let amplitude = linear(random.float(-6...30))
             for n in 0..<count {
-                if random.next() % 200 == 0 { level = random.uniform(-20...20) }
+                if random.next() % 200 == 0 { level = random.float(-20...20) }
                 let spike: Float = random.next() % 997 == 0 ? 100 : 0
                 left[n] = amplitude * Float(sin(Double(n) * 0.05)) + level + spike
                 right[n] = level * 0.3 - spike
@@ -66,7 +67,7 @@ import Touchstone
     /// +40 dBFS spikes), settings and mid-stream ceiling changes. No output sample
     /// ever exceeds the ceiling in force, and the rounding clamp never has to act.
     @Test func noOutputSampleExceedsTheCeiling() {
-        var random = EffectsTestRandom(seed: 0x11_3170)
+        var random = SeededRandom(seed: 0x11_3170)
         let cases = 4_000
         let frames = 2_048
         var violations = 0
@@ -75,10 +76,10 @@ import Touchstone
         var largestOvershootRatio: Float = 0
         let lookaheads = [0.0005, 0.0015, 0.005, 0.02]
         for caseIndex in 0..<cases {
-            let ceiling = random.uniform(-40...0)
+            let ceiling = random.float(-40...0)
             let limiter = BrickwallLimiter(
                 ceiling: ceiling,
-                releaseTime: random.uniform(0.005...1),
+                releaseTime: random.float(0.005...1),
                 lookahead: lookaheads[Int(random.next() % 4)]
             )
             limiter.spikeProtectionEnabled = random.next() % 2 == 0
@@ -94,7 +95,7 @@ import Touchstone
                 for _ in 0..<Int(random.next() % 3 + 1) { changeFrames.insert(Int(random.next() % UInt64(frames))) }
                 for n in 0..<frames {
                     if changeFrames.contains(n) {
-                        let newCeiling = random.uniform(-40...0)
+                        let newCeiling = random.float(-40...0)
                         limiter.ceiling = newCeiling
                         settings.append(newCeiling)
                     }

@@ -1,4 +1,5 @@
 import Foundation
+import ProsperoTestSupport
 import Testing
 import Touchstone
 
@@ -9,12 +10,12 @@ import Touchstone
     static let spec = ProcessSpec(sampleRate: 48_000, maximumBlockSize: 256, channelCount: 2)
 
     /// Input: noise and sines at random levels up to +12 dBFS, then silence.
-    static func stimulus(_ random: inout EffectsTestRandom, count: Int = 4_096, silence: Int = 8_192) -> [Float] {
-        let level = pow(10, random.uniform(-60...12) / 20)
-        let frequency = Double(random.uniform(20...20_000))
+    static func stimulus(_ random: inout SeededRandom, count: Int = 4_096, silence: Int = 8_192) -> [Float] {
+        let level = pow(10, random.float(-60...12) / 20)
+        let frequency = Double(random.float(20...20_000))
         let noisy = random.next() % 2 == 0
         var signal = (0..<count).map { n -> Float in
-            level * (noisy ? random.uniform(-1...1) : Float(sin(2 * Double.pi * frequency * Double(n) / 48_000)))
+            level * (noisy ? random.float(-1...1) : Float(sin(2 * Double.pi * frequency * Double(n) / 48_000)))
         }
         signal += [Float](repeating: 0, count: silence)
         return signal
@@ -25,9 +26,9 @@ import Touchstone
     static func nanBurst() -> [Float] { [1, .nan, 0.5, .infinity, -0.5] + [Float](repeating: 0.2, count: 300) }
 
     @Test func toneFilter() {
-        var random = EffectsTestRandom(seed: 1)
+        var random = SeededRandom(seed: 1)
         for _ in 0..<200 {
-            var kernel = ToneFilter(cutoff: random.uniform(20...20_000))
+            var kernel = ToneFilter(cutoff: random.float(20...20_000))
             kernel.prepare(Self.spec)
             let out = EffectsTestSignal.render(&kernel, Self.stimulus(&random))
             #expect(Self.allClean(out))
@@ -41,9 +42,9 @@ import Touchstone
     }
 
     @Test func fuzz() {
-        var random = EffectsTestRandom(seed: 2)
+        var random = SeededRandom(seed: 2)
         for _ in 0..<200 {
-            var kernel = Fuzz(drive: random.uniform(0...48), outputLevel: random.uniform(-48...12), mix: random.uniform(0...1))
+            var kernel = Fuzz(drive: random.float(0...48), outputLevel: random.float(-48...12), mix: random.float(0...1))
             kernel.prepare(Self.spec)
             #expect(Self.allClean(EffectsTestSignal.render(&kernel, Self.stimulus(&random))))
         }
@@ -55,9 +56,9 @@ import Touchstone
     }
 
     @Test func softClip() {
-        var random = EffectsTestRandom(seed: 3)
+        var random = SeededRandom(seed: 3)
         for _ in 0..<200 {
-            var kernel = SoftClipDistortion(gain: random.uniform(-40...20), mix: random.uniform(0...1))
+            var kernel = SoftClipDistortion(gain: random.float(-40...20), mix: random.float(0...1))
             kernel.prepare(Self.spec)
             #expect(Self.allClean(EffectsTestSignal.render(&kernel, Self.stimulus(&random))))
         }
@@ -68,9 +69,9 @@ import Touchstone
     }
 
     @Test func decimator() {
-        var random = EffectsTestRandom(seed: 4)
+        var random = SeededRandom(seed: 4)
         for _ in 0..<200 {
-            var kernel = Decimator(reductionFactor: random.uniform(1...256), bitDepth: random.uniform(1...24), mix: random.uniform(0...1))
+            var kernel = Decimator(reductionFactor: random.float(1...256), bitDepth: random.float(1...24), mix: random.float(0...1))
             kernel.prepare(Self.spec)
             #expect(Self.allClean(EffectsTestSignal.render(&kernel, Self.stimulus(&random))))
         }
@@ -82,10 +83,10 @@ import Touchstone
     }
 
     @Test func delayLine() {
-        var random = EffectsTestRandom(seed: 5)
+        var random = SeededRandom(seed: 5)
         for _ in 0..<100 {
-            let kernel = DelayLine(maximumDelay: 1, delayTime: random.uniform(0...1), feedback: random.uniform(-0.99...0.99), mix: random.uniform(0...1))
-            kernel.dampingCutoff = random.uniform(200...20_000)
+            let kernel = DelayLine(maximumDelay: 1, delayTime: random.float(0...1), feedback: random.float(-0.99...0.99), mix: random.float(0...1))
+            kernel.dampingCutoff = random.float(200...20_000)
             kernel.prepare(Self.spec)
             var k = kernel
             let out = EffectsTestSignal.render(&k, Self.stimulus(&random))
@@ -108,12 +109,12 @@ import Touchstone
     }
 
     @Test func reverb() {
-        var random = EffectsTestRandom(seed: 6)
+        var random = SeededRandom(seed: 6)
         for _ in 0..<24 {
             let kernel = FeedbackDelayNetworkReverb(
-                decayTime: random.uniform(0.1...30), size: random.uniform(0.25...4),
-                damping: random.uniform(0...1), mix: random.uniform(0...1))
-            kernel.diffusion = random.uniform(0...0.75)
+                decayTime: random.float(0.1...30), size: random.float(0.25...4),
+                damping: random.float(0...1), mix: random.float(0...1))
+            kernel.diffusion = random.float(0...0.75)
             kernel.prepare(Self.spec)
             var k = kernel
             let input = Self.stimulus(&random)
@@ -132,9 +133,9 @@ import Touchstone
     }
 
     @Test func limiterAndSpikeProtector() {
-        var random = EffectsTestRandom(seed: 7)
+        var random = SeededRandom(seed: 7)
         for _ in 0..<100 {
-            let kernel = BrickwallLimiter(ceiling: random.uniform(-60...0), releaseTime: random.uniform(0.005...2), lookahead: Double(random.uniform(0.0005...0.05)))
+            let kernel = BrickwallLimiter(ceiling: random.float(-60...0), releaseTime: random.float(0.005...2), lookahead: Double(random.float(0.0005...0.05)))
             kernel.prepare(Self.spec)
             var k = kernel
             let input = Self.stimulus(&random).map { $0 * 10 }

@@ -1,20 +1,6 @@
 import Foundation
 import Touchstone
 
-/// Deterministic SplitMix64 generator for seeded property tests of the effects.
-struct EffectsTestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ range: ClosedRange<Float>) -> Float { Float.random(in: range, using: &self) }
-}
-
 enum EffectsTestSignal {
     /// A sine of `frequency` Hz and `amplitude`, `count` samples at `sampleRate`.
     static func sine(frequency: Double, sampleRate: Double, count: Int, amplitude: Float = 1, phase: Double = 0) -> [Float] {

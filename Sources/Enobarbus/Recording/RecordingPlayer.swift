@@ -20,12 +20,17 @@ public struct RecordingPlayer: Sendable {
     /// time, the first frame is due at `start` (default: now) and each later one at its recorded
     /// offset from the first. Returns early (without error) when the task is cancelled.
     public func play(startingAt start: ContinuousClock.Instant = .now, _ deliver: (TrackingFrame) async -> Void) async {
-        let clock = ContinuousClock()
+        await play(clock: ContinuousClock(), startingAt: start, deliver)
+    }
+
+    /// The same on any clock (a test clock makes real-time pacing checkable without waiting).
+    public func play<C: Clock>(clock: C, startingAt start: C.Instant, _ deliver: (TrackingFrame) async -> Void) async
+    where C.Duration == Duration {
         let t0 = recording.frames.first?.timestamp ?? 0
         for frame in recording.frames {
             if Task.isCancelled { return }
             if pace == .realTime {
-                let due = start + .microseconds(Int64(((frame.timestamp - t0) * 1_000_000).rounded()))
+                let due = start.advanced(by: .microseconds(Int64(((frame.timestamp - t0) * 1_000_000).rounded())))
                 do { try await clock.sleep(until: due, tolerance: .microseconds(200)) } catch { return }
             }
             await deliver(frame)

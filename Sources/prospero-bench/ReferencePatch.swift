@@ -1,0 +1,167 @@
+// The reference patch of dsp-references.md section 3, rendered from Touchstone kernels.
+//
+// Patch: 64 voices, f_i = 55·2^(i/12); band-limited saw (Touchstone: four-point PolyBLEP; Faust: two-point) → SVF low-pass 2 kHz, Q 5 → ADSR 10/200/0.7/500 ms;
+// gate off at 59 s (S − 1 s), S seconds (default 60) at 48 kHz mono, 256-frame blocks, output = sum/64.
+// Faust's C++ of the same patch: ≈5.8 ns per voice-sample on the reference 2-core VM, peak 0.684, RMS 0.121;
+// scripts/bench/compare builds and times Faust and Csound on this machine for a side-by-side figure.
+//
+// Voices render in groups of four, side by side: one voice alone is bound by the latency of the filter's
+// feedback path, four independent recursions keep the CPU busy (Faust's generated loop gets the same
+// effect by stepping all 64 voices each sample). This is the loop shape Ariel's voice renderer should use.
+import Foundation
+import Touchstone
+
+struct Voice {
+    var oscillator: BandLimitedOscillator
+    var filter: StateVariableFilter
+    var envelope: ADSR
+
+    /// Adds this voice's output for `range` of `mix`.
+    @inline(__always)
+    mutating func render(into mix: UnsafeMutableBufferPointer<Float>, _ range: Range<Int>) {
+        var osc = oscillator
+        var svf = filter
+        var env = envelope
+        for i in range {
+            let saw = osc.nextSaw()
+            let filtered = svf.processSample(saw, as: LowPassResponse.self)
+            mix[i] += filtered * env.nextSample()
+        }
+        oscillator = osc
+        filter = svf
+        envelope = env
+    }
+}
+
+/// Renders four voices side by side: their recursions are independent, so the CPU overlaps them
+/// (one voice alone is bound by the filter's feedback latency).
+/// While the four filters are settled (the usual case) their coefficients and states live in registers
+/// for the whole block; otherwise each voice takes the general per-sample path.
+@inline(__always)
+func renderGroup(_ voices: UnsafeMutableBufferPointer<Voice>, _ first: Int, into mix: UnsafeMutableBufferPointer<Float>, _ range: Range<Int>) {
+    let settled = !(voices[first].filter.isSmoothing || voices[first + 1].filter.isSmoothing
+        || voices[first + 2].filter.isSmoothing || voices[first + 3].filter.isSmoothing)
+    guard settled else {
+        for v in first..<(first + 4) { voices[v].render(into: mix, range) }
+        return
+    }
+    var oa = voices[first].oscillator, ob = voices[first + 1].oscillator
+    var oc = voices[first + 2].oscillator, od = voices[first + 3].oscillator
+    var ea = voices[first].envelope, eb = voices[first + 1].envelope
+    var ec = voices[first + 2].envelope, ed = voices[first + 3].envelope
+    var fa = voices[first].filter.channelState, fb = voices[first + 1].filter.channelState
+    var fc = voices[first + 2].filter.channelState, fd = voices[first + 3].filter.channelState
+    let ca = voices[first].filter.currentCoefficients, cb = voices[first + 1].filter.currentCoefficients
+    let cc = voices[first + 2].filter.currentCoefficients, cd = voices[first + 3].filter.currentCoefficients
+    for i in range {
+        let ya = fa.tick(oa.nextSaw(), ca).low * ea.nextSample()
+        let yb = fb.tick(ob.nextSaw(), cb).low * eb.nextSample()
+        let yc = fc.tick(oc.nextSaw(), cc).low * ec.nextSample()
+        let yd = fd.tick(od.nextSaw(), cd).low * ed.nextSample()
+        mix[i] += (ya + yb) + (yc + yd)
+    }
+    voices[first].oscillator = oa; voices[first + 1].oscillator = ob
+    voices[first + 2].oscillator = oc; voices[first + 3].oscillator = od
+    voices[first].envelope = ea; voices[first + 1].envelope = eb
+    voices[first + 2].envelope = ec; voices[first + 3].envelope = ed
+    voices[first].filter.channelState = fa; voices[first + 1].filter.channelState = fb
+    voices[first + 2].filter.channelState = fc; voices[first + 3].filter.channelState = fd
+}
+
+func cpuSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+struct RunResult {
+    var cpu: Double
+    var wall: Double
+    var peak: Float
+    var rms: Double
+    var samples: [Float]
+}
+
+func run(seconds: Double, keep: Bool) -> RunResult {
+    let sampleRate = 48_000.0
+    let blockSize = 256
+    let spec = ProcessSpec(sampleRate: sampleRate, maximumBlockSize: blockSize)
+    let totalFrames = Int(seconds * sampleRate)
+    let gateOffFrame = Int((seconds - 1) * sampleRate)
+    let parameters = ADSR.Parameters(attack: 0.01, decay: 0.2, sustain: 0.7, release: 0.5)
+
+    var voices = (0..<64).map { i -> Voice in
+        let frequency = Float(55 * pow(2, Double(i) / 12))
+        var v = Voice(oscillator: BandLimitedOscillator(waveform: .saw, frequency: frequency),
+                      filter: StateVariableFilter(mode: .lowPass, cutoff: 2_000, q: 5),
+                      envelope: ADSR(parameters))
+        v.oscillator.prepare(spec)
+        v.filter.prepare(spec)
+        v.envelope.prepare(spec)
+        v.envelope.gateOn()
+        return v
+    }
+    var output = [Float](repeating: 0, count: keep ? totalFrames : 0)
+    var mix = [Float](repeating: 0, count: blockSize)
+    var peak: Float = 0
+    var sumSquares = 0.0
+
+    let wallStart = ContinuousClock.now
+    let cpuStart = cpuSeconds()
+    mix.withUnsafeMutableBufferPointer { mix in
+        voices.withUnsafeMutableBufferPointer { voices in
+            var start = 0
+            while start < totalFrames {
+                let n = min(blockSize, totalFrames - start)
+                for i in 0..<n { mix[i] = 0 }
+                // Sample-accurate gate: split the block at the gate-off frame.
+                let split = (start..<(start + n)).contains(gateOffFrame) ? gateOffFrame - start : n
+                for g in stride(from: 0, to: voices.count, by: 4) { renderGroup(voices, g, into: mix, 0..<split) }
+                if split < n {
+                    for v in voices.indices { voices[v].envelope.gateOff() }
+                    for g in stride(from: 0, to: voices.count, by: 4) { renderGroup(voices, g, into: mix, split..<n) }
+                }
+                var blockSquares: Float = 0
+                for i in 0..<n {
+                    let y = mix[i] * (1 / 64)
+                    mix[i] = y
+                    peak = max(peak, abs(y))
+                    blockSquares += y * y
+                }
+                sumSquares += Double(blockSquares)
+                if keep { for i in 0..<n { output[start + i] = mix[i] } }
+                start += n
+            }
+        }
+    }
+    let cpu = cpuSeconds() - cpuStart
+    let wall = (ContinuousClock.now - wallStart) / .seconds(1)
+    return RunResult(cpu: cpu, wall: wall, peak: peak, rms: (sumSquares / Double(totalFrames)).squareRoot(), samples: output)
+}
+
+enum ReferencePatch {
+    static func main(_ options: Options) {
+        let seconds = options.seconds ?? 60
+        var results: [RunResult] = []
+        for r in 0..<options.runs {
+            results.append(run(seconds: seconds, keep: options.output != nil && r == 0))
+        }
+        let best = results.min { $0.cpu < $1.cpu }!
+        let sortedCPU = results.map(\.cpu).sorted()
+        let median = sortedCPU[sortedCPU.count / 2]
+        let voiceSamples = 64 * seconds * 48_000
+        print("reference patch: 64 voices band-limited (4-point PolyBLEP) saw -> SVF LP 2 kHz Q 5 -> ADSR 10/200/0.7/500 ms, \(seconds) s at 48 kHz, 256-frame blocks")
+        print(String(format: "runs: %d   CPU seconds best %.3f  median %.3f   (wall best %.3f)", options.runs, best.cpu, median, results.map(\.wall).min()!))
+        print(String(format: "ns per voice-sample: best %.2f  median %.2f   (Faust reference ≈5.8, budget 8.7)", best.cpu / voiceSamples * 1e9, median / voiceSamples * 1e9))
+        print(String(format: "real-time factor: %.1fx", seconds / best.cpu))
+        print(String(format: "output peak %.3f  RMS %.3f   (Faust: peak 0.684, RMS 0.121)", best.peak, best.rms))
+        if let path = options.output, let first = results.first {
+            let data = first.samples.withUnsafeBufferPointer { Data(buffer: $0) }
+            guard FileManager.default.createFile(atPath: path, contents: data) else {
+                FileHandle.standardError.write("cannot write \(path)\n".data(using: .utf8)!)
+                exit(1)
+            }
+            print("wrote \(first.samples.count) float32 samples to \(path)")
+        }
+    }
+}
