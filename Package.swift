@@ -33,7 +33,7 @@ let package = Package(
         // Tracking input: OSC codec, sender adapters, normalised frames, stabilisers, lifecycle, recording.
         .target(name: "Enobarbus", dependencies: ["Horatio"], exclude: ["README.md"]),
         // Face-controlled chord synthesizer.
-        .target(name: "Hecate", dependencies: ["Horatio"]),
+        .target(name: "Hecate", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus"]),
         // Hands and touches play notes and MIDI: MIDIRouter, fret model, MPE.
         .target(name: "Prospero", dependencies: ["Horatio", "Enobarbus", "Ariel"]),
 
@@ -58,7 +58,7 @@ let package = Package(
             ]
         ),
         // Offline CPU benchmarks (speed targets live here, never in unit tests).
-        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone", "Ariel", "Enobarbus", "AllocationCounting"]),
+        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone", "Ariel", "Enobarbus", "Hecate", "AllocationCounting"]),
         // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio", "AllocationCounting", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
         .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio"]),
-        .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio"]),
+        .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting"]),
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),

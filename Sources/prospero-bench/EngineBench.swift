@@ -1,6 +1,7 @@
 import AllocationCounting
 import Ariel
 import Foundation
+import Hecate
 import Touchstone
 
 /// Renders any `AudioEngine` through `EngineHost` the way a JACK callback or `OfflineRenderer` does —
@@ -86,6 +87,13 @@ enum EngineBench {
                 settings.delay.enabled = true
                 settings.reverb.enabled = true
                 return PolySynth(capacity: 16, settings: settings)
+            },
+            measure("Hecate DroneSynthEngine, every tone, bass, shimmer, tremolo and reverb sounding (Coven)",
+                    target: 200, seconds: seconds, midi: .none,
+                    commands: [.face(FaceAmounts(root: 1, third: 1, fifth: 1, seventh: 1, ninth: 1, octave: 1, bass: 1,
+                                                 cutoff: 0.6, resonance: 0.5, formantF1: 0.5, formantF2: 0.5, brightness: 1)),
+                               .tremolo(shape: .sine, division: .eighth, depth: 0.5)]) {
+                DroneSynthEngine(preset: SoundPack.coven.preset)
             },
         ]
     }

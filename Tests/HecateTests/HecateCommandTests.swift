@@ -1,0 +1,57 @@
+import Ariel
+import Foundation
+import Testing
+
+/// `prospero hecate` and `prospero demo` as a user runs them.
+@Suite struct HecateCommandTests {
+    /// The `prospero` executable built next to this test bundle.
+    static var prospero: URL? {
+        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidate = directory.appendingPathComponent("prospero")
+        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let prospero = try #require(Self.prospero, "prospero is built next to the test bundle (swift build first)")
+        let process = Process()
+        process.executableURL = prospero
+        process.arguments = arguments
+        process.currentDirectoryURL = HecatePerformanceTests.repository
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    }
+
+    @Test func offlineRenderWritesAReadableWAV() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hecate-cli-\(getpid()).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try Self.run([
+            "hecate", "--input", "examples/face-performance.jsonl", "--pack", "coven", "-o", path,
+            "--key", "Eb", "--chord", "I@0,vi@10,IV@20", "--arp", "--arp-division", "1/16", "--bpm", "100",
+            "--tremolo", "square", "--tremolo-division", "1/8T", "--tremolo-depth", "0.4", "--reverb-mix", "0.2",
+            "--play-along", "--route", "bluetooth",
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("wrote"))
+        let wav = try WAVAudio(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(wav.sampleRate == 48_000 && wav.channels.count == 2)
+        #expect(Double(wav.frameCount) / 48_000 > 40)
+        let peakValue = wav.channels.flatMap { $0 }.map(abs).max() ?? 0
+        // Play-along over Bluetooth: −14 dBFS ceiling (plus 24-bit rounding).
+        #expect(peakValue <= Float(pow(10, -14.0 / 20)) * 1.0001 && peakValue > 0.05, "peak \(peakValue)")
+    }
+
+    @Test func badOptionsSayWhatIsWrong() throws {
+        let chord = try Self.run(["hecate", "--input", "examples/face-performance.jsonl", "--chord", "IX", "-o", "/tmp/x.wav"])
+        #expect(chord.status != 0 && chord.error.contains("IX"))
+        let pack = try Self.run(["hecate", "--input", "examples/face-performance.jsonl", "--pack", "/no/such/pack.json", "-o", "/tmp/x.wav"])
+        #expect(pack.status != 0 && pack.error.contains("pack"))
+        let recording = try Self.run(["hecate", "--input", "/no/such/recording.jsonl", "-o", "/tmp/x.wav"])
+        #expect(recording.status != 0 && recording.error.contains("recording"))
+    }
+}
