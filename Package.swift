@@ -77,9 +77,9 @@ let package = Package(
         .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio", "AllocationCounting", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
         .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio"]),
-        .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting"]),
+        .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting", "ProsperoTestSupport"]),
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting"]),
-        .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio"]),
+        .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
     ]
 )

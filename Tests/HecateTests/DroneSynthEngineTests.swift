@@ -3,6 +3,7 @@ import Ariel
 import Foundation
 import Hecate
 import Horatio
+import ProsperoTestSupport
 import Testing
 import Touchstone
 
@@ -18,13 +19,8 @@ import Touchstone
     @Test(arguments: [(false, OutputRoute.wired, -6.0), (true, .wired, -10), (true, .speaker, -10), (true, .bluetooth, -14)])
     func outputNeverExceedsTheCeilingUnderWildFaces(playAlong: Bool, route: OutputRoute, ceiling: Double) {
         #expect(route.limiterCeiling(playAlong: playAlong) == ceiling)
-        var random = SystemRandomNumberGenerator()
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(ceiling.magnitude)
-        func next() -> Float {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Float(seed >> 40) / Float(1 << 24)
-        }
-        _ = random.next()
+        var random = SeededRandom(seed: 0x5EED &+ UInt64(ceiling.magnitude))
+        func next() -> Float { random.float(0...1) }
         let weird: [Float] = [.nan, .infinity, -.infinity, -5, 40, 1, 0]
         var commands: [(Double, DroneSynthEngine.Command)] = [(0, .output(playAlong: playAlong, route: route))]
         var preset = SoundPack.coven.preset
@@ -251,7 +247,17 @@ import Touchstone
     }
 }
 
-@Suite(.enabled(if: !AllocationCounter.isDisabledBySanitizer))
+#if DEBUG
+/// Unoptimised builds box some generic calls across modules; real-time guarantees are for release
+/// builds, which is how scripts/test and CI run the suite.
+private let isOptimisedBuild = false
+#else
+private let isOptimisedBuild = true
+#endif
+
+@Suite(
+    .enabled(if: !AllocationCounter.isDisabledBySanitizer),
+    .enabled(if: isOptimisedBuild, "allocation-free rendering is a release-build guarantee (scripts/test runs in release)"))
 struct DroneSynthEngineAllocationTests {
     @Test func renderAndCommandsAllocateNothing() throws {
         try #require(AllocationCounter.isAvailable)

@@ -2,6 +2,7 @@ import Ariel
 import Foundation
 import Horatio
 import Prospero
+import ProsperoTestSupport
 import Testing
 
 /// Wire bytes of routed messages, for comparing with hand-worked expectations.
@@ -49,12 +50,12 @@ func hand(_ slot: Int, x: Double = 0.5, y: Double, expression: Double = 1, depth
     @Test func aHandHoveringOnAFretWithJitterPlaysOneNote() throws {
         // The fret between zones 5 and 6 is at height 6/11 ≈ 0.54545; jitter ±0.01 stays inside
         // the hysteresis margin 0.25 / 11 ≈ 0.0227.
-        var rng = SplitMix64(seed: 7)
+        var rng = SeededRandom(seed: 7)
         func hover(margin: Double) throws -> Int {
             var router = try MIDIRouter(settings: MIDIRouterSettings(hysteresis: margin))
             var noteOns = 0
             for k in 0..<200 {
-                let height = 6.0 / 11 + (rng.unit() * 2 - 1) * 0.01
+                let height = 6.0 / 11 + (rng.uniform() * 2 - 1) * 0.01
                 let out = router.process([hand(0, y: 1 - height)], at: Double(k) * 0.016)
                 noteOns += out.filter { if case .noteOn = $0.message { return true } else { return false } }.count
             }
@@ -198,18 +199,4 @@ func hand(_ slot: Int, x: Double = 0.5, y: Double, expression: Double = 1, depth
         #expect(field("[1, 2]") == "(document)")
         #expect(field("{") == "(document)")
     }
-}
-
-/// A small deterministic generator (SplitMix64) for the property and jitter tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -1,6 +1,7 @@
 import Ariel
 import Horatio
 import Prospero
+import ProsperoTestSupport
 import Testing
 
 /// For seeded random performances over all eight hand and touch slots, with appearances,
@@ -8,7 +9,7 @@ import Testing
 /// note-off on the same channel and note, no source's note is cut while it holds it, MPE sources
 /// never share a member channel, and after `stop` nothing is left sounding.
 @Suite struct RouterPropertyTests {
-    static func randomSettings(_ rng: inout SplitMix64) -> MIDIRouterSettings {
+    static func randomSettings(_ rng: inout SeededRandom) -> MIDIRouterSettings {
         let key = MusicalKey(rawValue: Int(rng.next() % 12))!
         let scale = Scale.allCases[Int(rng.next() % UInt64(Scale.allCases.count))]
         let low = 24 + Int(rng.next() % 48)
@@ -20,14 +21,14 @@ import Testing
         default: channels = .mpe(memberChannels: 1 + Int(rng.next() % 15))
         }
         return MIDIRouterSettings(key: key, scale: scale, lowestNote: low, highestNote: high, channels: channels,
-                                  hysteresis: rng.unit() * 0.5, depthController: rng.next() % 2 == 0 ? nil : 21,
+                                  hysteresis: rng.uniform() * 0.5, depthController: rng.next() % 2 == 0 ? nil : 21,
                                   bendWithinZone: rng.next() % 2 == 0,
                                   velocity: [.fingerCount, .depth, .fixed(90), .verticalSpeed(fullScale: 2)][Int(rng.next() % 4)])
     }
 
     @Test(arguments: 0..<40 as Range<UInt64>)
     func notesPairUpAndNothingIsCutOrLeftSounding(seed: UInt64) throws {
-        var rng = SplitMix64(seed: seed &* 7919 &+ 1)
+        var rng = SeededRandom(seed: seed &* 7919 &+ 1)
         var router = try MIDIRouter(settings: Self.randomSettings(&rng))
         let ids = InputSourceID.slots.map { InputSourceID.hand($0) } + InputSourceID.slots.map { InputSourceID.touch($0) }
         var positions: [InputSourceID: RouterInput] = [:]
@@ -49,24 +50,24 @@ import Testing
         }
         var time = 0.0
         for step in 0..<600 {
-            time += 0.005 + rng.unit() * 0.03
+            time += 0.005 + rng.uniform() * 0.03
             for id in ids {
-                let r = rng.unit()
+                let r = rng.uniform()
                 if positions[id] == nil {
                     if r < 0.08 {
-                        positions[id] = RouterInput(source: id, x: rng.unit(), y: rng.unit(), expression: rng.unit(), depth: rng.unit())
+                        positions[id] = RouterInput(source: id, x: rng.uniform(), y: rng.uniform(), expression: rng.uniform(), depth: rng.uniform())
                     }
                 } else if r < 0.04 {
                     positions[id] = nil
                 } else if r < 0.10 {
-                    positions[id]!.y = rng.unit()  // a jump
+                    positions[id]!.y = rng.uniform()  // a jump
                 } else {
-                    positions[id]!.y = min(max(positions[id]!.y + (rng.unit() - 0.5) * 0.04, -0.05), 1.05)
-                    positions[id]!.x = rng.unit()
-                    positions[id]!.depth = rng.unit()
+                    positions[id]!.y = min(max(positions[id]!.y + (rng.uniform() - 0.5) * 0.04, -0.05), 1.05)
+                    positions[id]!.x = rng.uniform()
+                    positions[id]!.depth = rng.uniform()
                 }
             }
-            if rng.unit() < 0.02 {
+            if rng.uniform() < 0.02 {
                 check(try router.updateRoutes(Self.randomSettings(&rng), at: time), step: step)
             }
             check(router.process(Array(positions.values), at: time), step: step)
