@@ -95,7 +95,7 @@ public final class BrickwallLimiter: StereoProcessor {
     public var ceiling: Float {
         get { ceilingSetting }
         set {
-            ceilingSetting = newValue.isFinite ? min(max(newValue, -60), 0) : -1
+            ceilingSetting = newValue.clamped(to: -60...0, nonFinite: -1)
             ceilingTargetLinear = pow(10, ceilingSetting / 20)
         }
     }
@@ -104,7 +104,7 @@ public final class BrickwallLimiter: StereoProcessor {
     public var releaseTime: Float {
         get { releaseSetting }
         set {
-            releaseSetting = newValue.isFinite ? min(max(newValue, 0.005), 2) : 0.1
+            releaseSetting = newValue.clamped(to: 0.005...2, nonFinite: 0.1)
             releaseCoefficient = 1 - exp(-1 / (releaseSetting * sampleRate))
         }
     }

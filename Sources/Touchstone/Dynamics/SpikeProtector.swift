@@ -40,7 +40,7 @@ public struct SpikeProtector: StereoProcessor {
     public var threshold: Float {
         get { thresholdSetting }
         set {
-            thresholdSetting = newValue.isFinite ? min(max(newValue, -24), 24) : 6
+            thresholdSetting = newValue.clamped(to: -24...24, nonFinite: 6)
             thresholdLinear = pow(10, thresholdSetting / 20)
         }
     }
@@ -49,7 +49,7 @@ public struct SpikeProtector: StereoProcessor {
     public var attackTime: Float {
         get { attackSetting }
         set {
-            attackSetting = newValue.isFinite ? min(max(newValue, 0.0001), 0.01) : 0.0005
+            attackSetting = newValue.clamped(to: 0.0001...0.01, nonFinite: 0.0005)
             updateCoefficients()
         }
     }
@@ -58,7 +58,7 @@ public struct SpikeProtector: StereoProcessor {
     public var releaseTime: Float {
         get { releaseSetting }
         set {
-            releaseSetting = newValue.isFinite ? min(max(newValue, 0.01), 2) : 0.1
+            releaseSetting = newValue.clamped(to: 0.01...2, nonFinite: 0.1)
             updateCoefficients()
         }
     }

@@ -53,7 +53,7 @@ public struct Decimator: MonoProcessor {
     /// Hold length in input samples, 1 (off) … 256 (clamped). Applied from the next capture.
     public var reductionFactor: Float {
         get { holdLength }
-        set { holdLength = newValue.isFinite ? min(max(newValue, 1), Self.maximumReductionFactor) : 1 }
+        set { holdLength = newValue.clamped(to: 1...Self.maximumReductionFactor, nonFinite: 1) }
     }
 
     /// The reduced sample rate in Hz: sampleRate / `reductionFactor`. Setting it
@@ -67,7 +67,7 @@ public struct Decimator: MonoProcessor {
     public var bitDepth: Float {
         get { bits }
         set {
-            bits = newValue.isFinite ? min(max(newValue, Self.bitDepthRange.lowerBound), Self.bitDepthRange.upperBound) : 24
+            bits = newValue.clamped(to: Self.bitDepthRange, nonFinite: 24)
             quantisationScale = pow(2, bits - 1)
         }
     }
@@ -75,7 +75,7 @@ public struct Decimator: MonoProcessor {
     /// Dry/wet, 0 (dry) … 1 (wet) (clamped). Smoothed.
     public var mix: Float {
         get { mixTarget }
-        set { mixTarget = newValue.isFinite ? min(max(newValue, 0), 1) : 1 }
+        set { mixTarget = newValue.clamped(to: 0...1, nonFinite: 1) }
     }
 
     /// The quantiser alone: Δ·round(x/Δ) with Δ = 2^(1 − bitDepth), rounding half

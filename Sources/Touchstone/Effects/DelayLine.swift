@@ -85,7 +85,7 @@ public final class DelayLine: MonoProcessor {
     /// Time constant of the delay-time glide, in seconds (0…2; 0 = jump, which clicks).
     public var delayTimeSmoothing: Float = 0.05 {
         didSet {
-            delayTimeSmoothing = delayTimeSmoothing.isFinite ? min(max(delayTimeSmoothing, 0), 2) : 0.05
+            delayTimeSmoothing = delayTimeSmoothing.clamped(to: 0...2, nonFinite: 0.05)
             updateSmoothing()
         }
     }
@@ -93,20 +93,20 @@ public final class DelayLine: MonoProcessor {
     /// Feedback gain, −0.99…0.99 (clamped; negative inverts every other repeat). Smoothed.
     public var feedback: Float {
         get { feedbackTarget }
-        set { feedbackTarget = newValue.isFinite ? min(max(newValue, -0.99), 0.99) : 0 }
+        set { feedbackTarget = newValue.clamped(to: -0.99...0.99, nonFinite: 0) }
     }
 
     /// Dry/wet, 0 (dry) … 1 (only the delayed signal) (clamped). Smoothed.
     public var mix: Float {
         get { mixTarget }
-        set { mixTarget = newValue.isFinite ? min(max(newValue, 0), 1) : 0 }
+        set { mixTarget = newValue.clamped(to: 0...1, nonFinite: 0) }
     }
 
     /// Cutoff of the in-loop low-pass, in Hz (200…20 000, clamped; 20 000 or ≥ 0.49·fs = off). Smoothed.
     public var dampingCutoff: Float {
         get { dampingCutoffSetting }
         set {
-            dampingCutoffSetting = newValue.isFinite ? min(max(newValue, 200), 20_000) : 20_000
+            dampingCutoffSetting = newValue.clamped(to: 200...20_000, nonFinite: 20_000)
             updateDampingTarget()
         }
     }

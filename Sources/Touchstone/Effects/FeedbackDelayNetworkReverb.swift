@@ -124,19 +124,19 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     /// RT60 in seconds, 0.1…30 (clamped). Smoothed.
     public var decayTime: Float {
         get { 1 / decayRateTarget }
-        set { decayRateTarget = 1 / (newValue.isFinite ? min(max(newValue, 0.1), 30) : 2) }
+        set { decayRateTarget = 1 / (newValue.clamped(to: 0.1...30, nonFinite: 2)) }
     }
 
     /// High-frequency damping, 0 (none) … 1 (Nyquist RT60 = 5 % of `decayTime`). Smoothed.
     public var damping: Float {
         get { dampingAmountTarget }
-        set { dampingAmountTarget = newValue.isFinite ? min(max(newValue, 0), 1) : 0 }
+        set { dampingAmountTarget = newValue.clamped(to: 0...1, nonFinite: 0) }
     }
 
     /// Dry/wet, 0 (dry) … 1 (wet only) (clamped). Smoothed.
     public var mix: Float {
         get { mixTarget }
-        set { mixTarget = newValue.isFinite ? min(max(newValue, 0), 1) : 0 }
+        set { mixTarget = newValue.clamped(to: 0...1, nonFinite: 0) }
     }
 
     /// Delay-length scale, 0.25…4 (clamped). Applied immediately (no allocation,
@@ -144,7 +144,7 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     public var size: Float {
         get { sizeSetting }
         set {
-            sizeSetting = newValue.isFinite ? min(max(newValue, 0.25), FeedbackDelayNetworkReverb.maximumSize) : 1
+            sizeSetting = newValue.clamped(to: 0.25...FeedbackDelayNetworkReverb.maximumSize, nonFinite: 1)
             updateLengths()
             updateGains()
         }
@@ -153,7 +153,7 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     /// Input allpass gain, 0…0.75 (clamped). 0 disables diffusion.
     public var diffusion: Float {
         get { diffusionGain }
-        set { diffusionGain = newValue.isFinite ? min(max(newValue, 0), 0.75) : 0.6 }
+        set { diffusionGain = newValue.clamped(to: 0...0.75, nonFinite: 0.6) }
     }
 
     /// The current line lengths in samples (distinct primes), for tests and display.

@@ -59,7 +59,7 @@ public struct Fuzz: MonoProcessor {
     public var drive: Float {
         get { 20 * log10(gainTarget) }
         set {
-            let decibels = newValue.isFinite ? min(max(newValue, Self.driveRange.lowerBound), Self.driveRange.upperBound) : 0
+            let decibels = newValue.clamped(to: Self.driveRange, nonFinite: 0)
             gainTarget = pow(10, decibels / 20)
         }
     }
@@ -68,7 +68,7 @@ public struct Fuzz: MonoProcessor {
     public var outputLevel: Float {
         get { 20 * log10(levelTarget) }
         set {
-            let decibels = newValue.isFinite ? min(max(newValue, Self.outputLevelRange.lowerBound), Self.outputLevelRange.upperBound) : 0
+            let decibels = newValue.clamped(to: Self.outputLevelRange, nonFinite: 0)
             levelTarget = pow(10, decibels / 20)
         }
     }
@@ -76,7 +76,7 @@ public struct Fuzz: MonoProcessor {
     /// Dry/wet, 0 (dry) … 1 (wet) (clamped). Smoothed.
     public var mix: Float {
         get { mixTarget }
-        set { mixTarget = newValue.isFinite ? min(max(newValue, 0), 1) : 1 }
+        set { mixTarget = newValue.clamped(to: 0...1, nonFinite: 1) }
     }
 
     public mutating func prepare(_ spec: ProcessSpec) {

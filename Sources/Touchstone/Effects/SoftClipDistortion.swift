@@ -42,7 +42,7 @@ public struct SoftClipDistortion: MonoProcessor {
     public var gain: Float {
         get { 20 * log10(linearGainTarget) }
         set {
-            let decibels = newValue.isFinite ? min(max(newValue, Self.gainRange.lowerBound), Self.gainRange.upperBound) : 0
+            let decibels = newValue.clamped(to: Self.gainRange, nonFinite: 0)
             linearGainTarget = pow(10, decibels / 20)
         }
     }
@@ -50,7 +50,7 @@ public struct SoftClipDistortion: MonoProcessor {
     /// Dry/wet, 0 (dry) … 1 (wet) (clamped). Smoothed.
     public var mix: Float {
         get { mixTarget }
-        set { mixTarget = newValue.isFinite ? min(max(newValue, 0), 1) : 1 }
+        set { mixTarget = newValue.clamped(to: 0...1, nonFinite: 1) }
     }
 
     /// The clipping curve alone, `1.5u − 0.5u³` on |u| ≤ 1 and ±1 beyond.

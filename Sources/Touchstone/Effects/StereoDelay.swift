@@ -27,7 +27,7 @@ public final class StereoDelay: StereoProcessor {
     /// Extra delay of the right channel, in seconds (−0.05…0.05, clamped).
     public var rightTimeOffset: Float = 0 {
         didSet {
-            rightTimeOffset = rightTimeOffset.isFinite ? min(max(rightTimeOffset, -0.05), 0.05) : 0
+            rightTimeOffset = rightTimeOffset.clamped(to: -0.05...0.05, nonFinite: 0)
             right.delayTime = left.delayTime + rightTimeOffset
         }
     }

@@ -48,7 +48,7 @@ public struct ToneFilter: MonoProcessor {
     public var cutoff: Float {
         get { cutoffTarget }
         set {
-            cutoffTarget = newValue.isFinite ? min(max(newValue, Self.minimumCutoff), Self.maximumCutoff) : Self.maximumCutoff
+            cutoffTarget = newValue.clamped(to: Self.minimumCutoff...Self.maximumCutoff, nonFinite: Self.maximumCutoff)
             updateCoefficientTarget()
         }
     }
@@ -57,7 +57,7 @@ public struct ToneFilter: MonoProcessor {
     public var tone: Float {
         get { log(cutoffTarget / Self.toneKnobLowCutoff) / log(100) }
         set {
-            let knob = newValue.isFinite ? min(max(newValue, 0), 1) : 1
+            let knob = newValue.clamped(to: 0...1, nonFinite: 1)
             cutoff = Self.toneKnobLowCutoff * pow(100, knob)
         }
     }

@@ -36,10 +36,10 @@ public struct ADSR: SignalGenerator, Sendable {
 
         public init(attack: Double = 0.01, decay: Double = 0.1, sustain: Double = 0.8, release: Double = 0.3,
                     shape: EnvelopeShape = .linear) {
-            func time(_ t: Double) -> Double { t.isFinite ? min(max(t, 0), 100) : 0 }
+            func time(_ t: Double) -> Double { t.clamped(to: 0...100, nonFinite: 0) }
             self.attack = time(attack)
             self.decay = time(decay)
-            self.sustain = sustain.isFinite ? min(max(sustain, 0), 1) : 0
+            self.sustain = sustain.clamped(to: 0...1, nonFinite: 0)
             self.release = time(release)
             self.shape = shape
         }
@@ -147,7 +147,7 @@ public struct ADSR: SignalGenerator, Sendable {
     /// frees a voice for stealing without a click.
     public mutating func kill(fadeTime: Double = 0.003) {
         guard stageValue != .idle else { return }
-        killTime = fadeTime.isFinite ? min(max(fadeTime, 0.0001), 0.1) : 0.003
+        killTime = fadeTime.clamped(to: 0.0001...0.1, nonFinite: 0.003)
         let samples = max(1, killTime * sampleRate)
         stageValue = .kill
         coefficient = 1

@@ -67,7 +67,7 @@ public struct Glide: SignalGenerator, Sendable {
         case .off:
             seconds = 0
         case .time(let t):
-            seconds = t.isFinite ? min(max(t, 0), 10) : 0
+            seconds = t.clamped(to: 0...10, nonFinite: 0)
         case .rate(let speed):
             seconds = speed.isFinite && speed > 0 ? abs(semitones) / speed : 0
         }

@@ -17,7 +17,7 @@ public struct LFO: SignalGenerator, Sendable {
     /// Pulse width of `.pulse`, 0.01…0.99 of the period (not smoothed: set it at control rate).
     public var pulseWidth: Float {
         get { width }
-        set { width = newValue.isFinite ? min(max(newValue, 0.01), 0.99) : 0.5 }
+        set { width = newValue.clamped(to: 0.01...0.99, nonFinite: 0.5) }
     }
     /// The rate, in Hz or synced to a tempo.
     public private(set) var rate: LFORate

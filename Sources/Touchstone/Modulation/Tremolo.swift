@@ -48,7 +48,7 @@ public struct Tremolo: MonoProcessor, StereoProcessor, Sendable {
 
     @usableFromInline
     static func clampDepth(_ depth: Float) -> Float {
-        depth.isFinite ? min(max(depth, 0), 1) : 0
+        depth.clamped(to: 0...1, nonFinite: 0)
     }
 
     mutating func updateEdgeSmoothing() {

@@ -98,7 +98,7 @@ public struct BandLimitedOscillator: SignalGenerator, Sendable {
 
     @usableFromInline
     static func clampWidth(_ width: Float) -> Float {
-        width.isFinite ? min(max(width, 0.01), 0.99) : 0.5
+        width.clamped(to: 0.01...0.99, nonFinite: 0.5)
     }
 
     // MARK: - Residuals

@@ -61,7 +61,7 @@ public struct DetunedOscillatorBank: SignalGenerator, Sendable {
 
     /// Sets the spread in cents (0…100, clamped). Control rate: calls `pow`.
     public mutating func setDetune(cents: Float) {
-        let c = cents.isFinite ? min(max(cents, 0), 100) : 0
+        let c = cents.clamped(to: 0...100, nonFinite: 0)
         detuneCents = c
         ratioUp = Float(pow(2, Double(c) / 1200))
         ratioDown = 1 / ratioUp
