@@ -62,16 +62,40 @@ public final class DroneSynthEngine: AudioEngine {
     // MARK: Audio-thread state
 
     @exclusivity(unchecked) var sampleRate: Double = 48_000
-    @exclusivity(unchecked) var banks: UnsafeMutablePointer<DetunedOscillatorBank>
-    /// Per bank: face level (0…1, rest levels included), level target, smoothed level, gate target and
-    /// gate, frequency target and frequency (Hz).
-    @exclusivity(unchecked) var faceLevels: UnsafeMutablePointer<Float>
-    @exclusivity(unchecked) var levelTargets: UnsafeMutablePointer<Float>
-    @exclusivity(unchecked) var levels: UnsafeMutablePointer<Float>
-    @exclusivity(unchecked) var gateTargets: UnsafeMutablePointer<Float>
-    @exclusivity(unchecked) var gates: UnsafeMutablePointer<Float>
-    @exclusivity(unchecked) var frequencyTargets: UnsafeMutablePointer<Float>
-    @exclusivity(unchecked) var frequencies: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) var maximumBlockSize = 0
+    /// The 6 tone banks as SIMD lanes (lane = bank; lanes 6 and 7 stay silent): the low, centre and
+    /// high detuned oscillator of every bank.
+    @exclusivity(unchecked) var bankLow: BandLimitedOscillatorLanes
+    @exclusivity(unchecked) var bankCentre: BandLimitedOscillatorLanes
+    @exclusivity(unchecked) var bankHigh: BandLimitedOscillatorLanes
+    @exclusivity(unchecked) var detuneRatioUp: Float = 1
+    @exclusivity(unchecked) var detuneRatioDown: Float = 1
+    /// Per bank (lane): face level (0…1, rest levels included), level target, smoothed level, gate target
+    /// and gate, frequency target and frequency (Hz).
+    @exclusivity(unchecked) var faceLevels: SIMD8<Float> = .zero
+    @exclusivity(unchecked) var levelTargets: SIMD8<Float> = .zero
+    @exclusivity(unchecked) var levels: SIMD8<Float> = .zero
+    @exclusivity(unchecked) var gateTargets = SIMD8<Float>(1, 1, 1, 1, 1, 1, 0, 0)
+    @exclusivity(unchecked) var gates = SIMD8<Float>(1, 1, 1, 1, 1, 1, 0, 0)
+    /// Lanes 6 and 7 stand still at 0 Hz, so they never ask for band-limiting work.
+    @exclusivity(unchecked) var frequencyTargets = SIMD8<Float>(220, 220, 220, 220, 220, 220, 0, 0)
+    @exclusivity(unchecked) var frequencies = SIMD8<Float>(220, 220, 220, 220, 220, 220, 0, 0)
+    /// Stage buffers, `maximumBlockSize` long: the filtered mono voice, the drone, and per sample the
+    /// dry and wet gains of the room (the wet one dips during a pack change); the room's two channels.
+    @exclusivity(unchecked) var voiceBuffer: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) var droneBuffer: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) var dryGains: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) var wetGains: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) var roomLeft: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) var roomRight: UnsafeMutablePointer<Float>
+    /// The breathing LFO's value at the start of the next control run (it is read once per run and
+    /// interpolated: at 0.15 Hz a 16-sample line is exact to Float rounding).
+    @exclusivity(unchecked) var breathValue: Float = 0
+    /// A pack change reached the bottom of its dip: `roomPreset`'s room replaces the current one after
+    /// this chunk's reverb. (Flags beside plain values rather than optionals: testing an optional preset
+    /// per sample copies the whole preset.)
+    @exclusivity(unchecked) var isRoomPending = false
+    @exclusivity(unchecked) var roomPreset: VoicePreset
     /// Sculpt amounts (cutoff, resonance, F1, F2, brightness): target and control-rate smoothed.
     @exclusivity(unchecked) var sculptTargets: UnsafeMutablePointer<Float>
     @exclusivity(unchecked) var sculpt: UnsafeMutablePointer<Float>
@@ -82,10 +106,9 @@ public final class DroneSynthEngine: AudioEngine {
     @exclusivity(unchecked) var voicings: UnsafeMutablePointer<Int32>
     static let voicingStride = 10
 
-    @exclusivity(unchecked) var sub = BandLimitedOscillator(waveform: .sine, frequency: 65)
+    /// Sub-bass (lane 0), drone root (lane 1) and drone fifth (lane 2): sines side by side.
+    @exclusivity(unchecked) var sines = BandLimitedOscillatorLanes(waveform: .sine, frequencies: SIMD8(65, 65, 98, 0, 0, 0, 0, 0))
     @exclusivity(unchecked) var bass = BandLimitedOscillator(waveform: .triangle, frequency: 65)
-    @exclusivity(unchecked) var droneRoot = BandLimitedOscillator(waveform: .sine, frequency: 65)
-    @exclusivity(unchecked) var droneFifth = BandLimitedOscillator(waveform: .sine, frequency: 98)
     @exclusivity(unchecked) var subFrequency: (current: Float, target: Float) = (65, 65)
     @exclusivity(unchecked) var bassFrequency: (current: Float, target: Float) = (65, 65)
     @exclusivity(unchecked) var droneFrequencies: (root: Float, fifth: Float, rootTarget: Float, fifthTarget: Float) = (65, 98, 65, 98)
@@ -116,9 +139,10 @@ public final class DroneSynthEngine: AudioEngine {
     @exclusivity(unchecked) var fadeDownStep = 0.0
     @exclusivity(unchecked) var fadeUpStep = 0.0
 
-    /// Pack change: the waveform, detune and room size wait in `pendingPreset` until the dip reaches 0.
+    /// Pack change: the waveform, detune and room size wait in `swapPreset` until the dip reaches 0.
     @exclusivity(unchecked) var currentPreset: VoicePreset
-    @exclusivity(unchecked) var pendingPreset: VoicePreset?
+    @exclusivity(unchecked) var isSwapPending = false
+    @exclusivity(unchecked) var swapPreset: VoicePreset
     @exclusivity(unchecked) var swapPosition = 1.0
     @exclusivity(unchecked) var swapStep = 0.0
 
@@ -149,28 +173,28 @@ public final class DroneSynthEngine: AudioEngine {
     ///   - key: the starting key; the chord starts on I.
     public init(preset: VoicePreset = SoundPack.cathedral.preset, key: MusicalKey = .c) {
         currentPreset = preset
+        swapPreset = preset
+        roomPreset = preset
         keyIndex = key.rawValue
-        banks = .allocate(capacity: 6)
-        for i in 0..<6 {
-            // Spread starting phases so a bank opens wide, not as one loud coherent spike.
-            let spread = Float(i) * 0.13
-            banks.advanced(by: i).initialize(to: DetunedOscillatorBank(
-                waveform: Self.waveform(preset.waveform), frequency: 220, detuneCents: Float(preset.detuneCents),
-                phases: (spread, spread + 0.37, spread + 0.71)))
-        }
+        // Spread starting phases so a bank opens wide, not as one loud coherent spike.
+        let spread = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) * 0.13
+        let waveform = Self.waveform(preset.waveform)
+        bankLow = BandLimitedOscillatorLanes(waveform: waveform, frequencies: SIMD8(repeating: 220), phases: spread)
+        bankCentre = BandLimitedOscillatorLanes(waveform: waveform, frequencies: SIMD8(repeating: 220), phases: spread + 0.37)
+        bankHigh = BandLimitedOscillatorLanes(waveform: waveform, frequencies: SIMD8(repeating: 220), phases: spread + 0.71)
         func buffer(_ value: Float, _ count: Int) -> UnsafeMutablePointer<Float> {
             let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
             p.initialize(repeating: value, count: count)
             return p
         }
-        faceLevels = buffer(0, 6)
         faceLevels[0] = 1
-        levelTargets = buffer(0, 6)
-        levels = buffer(0, 6)
-        gateTargets = buffer(1, 6)
-        gates = buffer(1, 6)
-        frequencyTargets = buffer(220, 6)
-        frequencies = buffer(220, 6)
+        maximumBlockSize = 256
+        voiceBuffer = buffer(0, maximumBlockSize)
+        droneBuffer = buffer(0, maximumBlockSize)
+        dryGains = buffer(0, maximumBlockSize)
+        wetGains = buffer(0, maximumBlockSize)
+        roomLeft = buffer(0, maximumBlockSize)
+        roomRight = buffer(0, maximumBlockSize)
         sculptTargets = buffer(0, 5)
         sculpt = buffer(0, 5)
         presetTargets = buffer(0, Slot.count)
@@ -191,14 +215,13 @@ public final class DroneSynthEngine: AudioEngine {
         writePresetTargets(preset)
         for s in 0..<Slot.count { presetValues[s] = presetTargets[s] }
         updateToneTargets()
-        for i in 0..<6 { levels[i] = levelTargets[i] }
+        setDetune(cents: Float(preset.detuneCents))
+        levels = levelTargets
     }
 
     deinit {
-        banks.deinitialize(count: 6)
-        banks.deallocate()
-        for p in [faceLevels, levelTargets, levels, gateTargets, gates, frequencyTargets, frequencies,
-                  sculptTargets, sculpt, presetTargets, presetValues] { p.deallocate() }
+        for p in [sculptTargets, sculpt, presetTargets, presetValues,
+                  voiceBuffer, droneBuffer, dryGains, wetGains, roomLeft, roomRight] { p.deallocate() }
         voicings.deallocate()
     }
 
@@ -206,11 +229,26 @@ public final class DroneSynthEngine: AudioEngine {
 
     public func prepare(_ spec: ProcessSpec) {
         sampleRate = spec.sampleRate
-        for i in 0..<6 { banks[i].prepare(spec) }
-        sub.prepare(spec)
+        if spec.maximumBlockSize > maximumBlockSize {
+            for p in [voiceBuffer, droneBuffer, dryGains, wetGains, roomLeft, roomRight] { p.deallocate() }
+            maximumBlockSize = spec.maximumBlockSize
+            func buffer() -> UnsafeMutablePointer<Float> {
+                let p = UnsafeMutablePointer<Float>.allocate(capacity: spec.maximumBlockSize)
+                p.initialize(repeating: 0, count: spec.maximumBlockSize)
+                return p
+            }
+            voiceBuffer = buffer()
+            droneBuffer = buffer()
+            dryGains = buffer()
+            wetGains = buffer()
+            roomLeft = buffer()
+            roomRight = buffer()
+        }
+        bankLow.prepare(spec)
+        bankCentre.prepare(spec)
+        bankHigh.prepare(spec)
+        sines.prepare(spec)
         bass.prepare(spec)
-        droneRoot.prepare(spec)
-        droneFifth.prepare(spec)
         breath.prepare(spec)
         let controlTime = Double(Self.controlInterval) / spec.sampleRate
         lowPass = StateVariableFilter(mode: .lowPass, cutoff: lowPass.cutoff, q: lowPass.q, smoothingTime: controlTime)
@@ -238,16 +276,15 @@ public final class DroneSynthEngine: AudioEngine {
     }
 
     public func reset() {
-        for i in 0..<6 {
-            banks[i].reset()
-            levels[i] = levelTargets[i]
-            gates[i] = gateTargets[i]
-        }
-        sub.reset()
+        bankLow.reset()
+        bankCentre.reset()
+        bankHigh.reset()
+        levels = levelTargets
+        gates = gateTargets
+        sines.reset()
         bass.reset()
-        droneRoot.reset()
-        droneFifth.reset()
         breath.reset()
+        breathValue = breath.value
         lowPass.reset()
         formant.reset()
         reverb.reset()
@@ -263,9 +300,13 @@ public final class DroneSynthEngine: AudioEngine {
         faceFadePosition = 0
         faceFadeTarget = 1
         swapPosition = 1
-        if let pending = pendingPreset {
-            applyDiscrete(pending)
-            pendingPreset = nil
+        if isSwapPending {
+            applyDiscrete(swapPreset)
+            isSwapPending = false
+        }
+        if isRoomPending {
+            applyRoom(roomPreset)
+            isRoomPending = false
         }
         controlCountdown = 0
         sumOfSquares = 0
@@ -277,19 +318,17 @@ public final class DroneSynthEngine: AudioEngine {
     /// Renders a block. Allocation-free, proven by `DroneSynthEngineAllocationTests` (render and every
     /// command). Not marked `@_noAllocation`: a pack swap inside the block calls Touchstone setters
     /// (reverb size, detune) whose bodies the checker cannot see across modules.
+    ///
+    /// Work is staged so every kernel runs a tight loop over a buffer: per control run (16 samples) the
+    /// tone banks, sub, bass and drone, then the low-pass and formants over the run (their targets move
+    /// at control rate); per chunk the room, tremolo and limiter. A chunk ends early at the bottom of a
+    /// pack-change dip, so the room changes exactly where its return is muted.
     public func render(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>) {
         let count = min(left.count, right.count)
         guard count > 0, let l = left.baseAddress, let r = right.baseAddress else { return }
         var index = 0
         while index < count {
-            if controlCountdown == 0 {
-                controlTick()
-                controlCountdown = Self.controlInterval
-            }
-            let run = min(controlCountdown, count - index)
-            renderRun(l + index, r + index, run)
-            controlCountdown -= run
-            index += run
+            index += renderChunk(l + index, r + index, min(count - index, maximumBlockSize))
         }
         var sum: Double = 0
         var peak: Float = peakSinceSnapshot
@@ -304,9 +343,55 @@ public final class DroneSynthEngine: AudioEngine {
         waveform.write(UnsafeBufferPointer(start: l, count: count))
     }
 
-    /// One run of samples with fixed control values (at most `controlInterval`).
+    /// Renders up to `count` (≤ `maximumBlockSize`) frames; returns how many it rendered (fewer when a
+    /// pack change reached the bottom of its dip).
+    func renderChunk(_ l: UnsafeMutablePointer<Float>, _ r: UnsafeMutablePointer<Float>, _ count: Int) -> Int {
+        var index = 0
+        while index < count && !isRoomPending {
+            if controlCountdown == 0 {
+                controlTick()
+                controlCountdown = Self.controlInterval
+            }
+            let run = renderVoice(at: index, count: min(controlCountdown, count - index))
+            let voice = UnsafeMutableBufferPointer(start: voiceBuffer + index, count: run)
+            lowPass.process(voice)
+            formant.process(voice)
+            controlCountdown -= run
+            index += run
+        }
+        // The stereo room is fed the mono voice; its return dips with the pack change.
+        let rendered = index
+        roomLeft.update(from: voiceBuffer, count: rendered)
+        roomRight.update(from: voiceBuffer, count: rendered)
+        reverb.process(left: UnsafeMutableBufferPointer(start: roomLeft, count: rendered),
+                       right: UnsafeMutableBufferPointer(start: roomRight, count: rendered))
+        for i in 0..<rendered {
+            let dry = voiceBuffer[i] * dryGains[i]
+            l[i] = dry + roomLeft[i] * wetGains[i]
+            r[i] = dry + roomRight[i] * wetGains[i]
+        }
+        let left = UnsafeMutableBufferPointer(start: l, count: rendered)
+        let right = UnsafeMutableBufferPointer(start: r, count: rendered)
+        tremolo.process(left: left, right: right)
+        // The drone enters after the effects: a clean pedal, not pumped or smeared.
+        for i in 0..<rendered {
+            l[i] += droneBuffer[i]
+            r[i] += droneBuffer[i]
+        }
+        limiter.process(left: left, right: right)
+        if isRoomPending {
+            applyRoom(roomPreset)
+            isRoomPending = false
+        }
+        return rendered
+    }
+
+    /// The voice (tone banks, sub, bass; breath, face fade and pack dip applied) into `voiceBuffer`, the
+    /// drone into `droneBuffer` and the room gains, for one run with fixed control values (at most
+    /// `controlInterval` samples) starting at `offset`. Returns the samples rendered: fewer than `count`
+    /// when a pack change reached the bottom of its dip.
     @inline(__always)
-    func renderRun(_ l: UnsafeMutablePointer<Float>, _ r: UnsafeMutablePointer<Float>, _ count: Int) {
+    func renderVoice(at offset: Int, count: Int) -> Int {
         let lc = levelCoefficient, gc = gateCoefficient, fc = glideCoefficient
         let gliding = !glidesSettled
         let subLevelGain = presetValues[Slot.subLevel] * Self.subGain
@@ -314,56 +399,88 @@ public final class DroneSynthEngine: AudioEngine {
         let droneGain = presetValues[Slot.droneLevel] * Self.droneGain
         let breathDepth = presetValues[Slot.breathDepth]
         let wetMix = presetValues[Slot.reverbMix]
-        for n in 0..<count {
+        let dryGain = 1 - wetMix
+        let toneGain = Self.toneGain * (1 / 3)  // the mean of a bank's three oscillators
+        let bassIsSine = bass.waveform == .sine
+        // The breath is read at both ends of the run and drawn as a line between them.
+        let breathStart = breathValue
+        breath.skip(count)
+        breathValue = breath.value
+        let breathStep = (breathValue - breathStart) / Float(count)
+        let droneMix = SIMD8<Float>(0, 1, 0.7, 0, 0, 0, 0, 0)  // drone root + 0.7 × fifth
+        var low = bankLow, centre = bankCentre, high = bankHigh
+        var sines = self.sines
+        var levels = self.levels, gates = self.gates, frequencies = self.frequencies
+        let levelTargets = self.levelTargets, frequencyTargets = self.frequencyTargets
+        let ratioUp = detuneRatioUp, ratioDown = detuneRatioDown
+        var sineFrequencies = SIMD8<Float>(subFrequency.current, droneFrequencies.root, droneFrequencies.fifth, 0, 0, 0, 0, 0)
+        let sineTargets = SIMD8<Float>(subFrequency.target, droneFrequencies.rootTarget, droneFrequencies.fifthTarget, 0, 0, 0, 0, 0)
+        var rendered = 0
+        while rendered < count {
+            let n = offset + rendered
             if arpEnabled { advanceArpeggiator() }
-            // Tone banks.
-            var tones: Float = 0
-            for i in 0..<6 {
-                levels[i] = rtOnePole(levels[i], target: levelTargets[i], coefficient: lc)
-                gates[i] = rtOnePole(gates[i], target: gateTargets[i], coefficient: gc)
-                if gliding {
-                    frequencies[i] = rtOnePole(frequencies[i], target: frequencyTargets[i], coefficient: fc)
-                    banks[i].setFrequency(frequencies[i])
-                }
-                let amplitude = levels[i] * gates[i]
-                // A silent bank still runs, so its phase stays continuous when it comes back.
-                tones += banks[i].nextSample() * amplitude
-            }
+            levels += (levelTargets - levels) * lc
+            gates += (gateTargets - gates) * gc
             if gliding {
-                subFrequency.current = rtOnePole(subFrequency.current, target: subFrequency.target, coefficient: fc)
+                frequencies += (frequencyTargets - frequencies) * fc
+                low.setFrequencies(frequencies * ratioDown)
+                centre.setFrequencies(frequencies)
+                high.setFrequencies(frequencies * ratioUp)
+                sineFrequencies += (sineTargets - sineFrequencies) * fc
+                sines.setFrequencies(sineFrequencies)
                 bassFrequency.current = rtOnePole(bassFrequency.current, target: bassFrequency.target, coefficient: fc)
-                droneFrequencies.root = rtOnePole(droneFrequencies.root, target: droneFrequencies.rootTarget, coefficient: fc)
-                droneFrequencies.fifth = rtOnePole(droneFrequencies.fifth, target: droneFrequencies.fifthTarget, coefficient: fc)
-                sub.setFrequency(subFrequency.current)
                 bass.setFrequency(bassFrequency.current)
-                droneRoot.setFrequency(droneFrequencies.root)
-                droneFifth.setFrequency(droneFrequencies.fifth)
             }
+            // A silent bank still runs, so its phase stays continuous when it comes back.
+            let banks = Self.nextBankSample(&low, &centre, &high)
+            let tones = (banks * (levels * gates)).sum()
+            let pedal = sines.nextSine()
             bassLevel = rtOnePole(bassLevel, target: bassTarget, coefficient: lc)
             let swap = Float(advanceSwap())
-            let breathGain = 1 - breathDepth * 0.5 * (1 - breath.nextSample())
-            var voice = tones * Self.toneGain
-            voice += sub.nextSample() * levels[0] * subLevelGain
-            voice += bass.nextSample() * bassLevel * bassLevelGain
-            voice *= breathGain * swap
+            let breathGain = 1 - breathDepth * 0.5 * (1 - (breathStart + breathStep * Float(rendered)))
+            var voice = tones * toneGain
+            voice += pedal[0] * levels[0] * subLevelGain
+            voice += (bassIsSine ? bass.nextSine() : bass.nextTriangle()) * bassLevel * bassLevelGain
             let fade = advanceFade()
-            voice *= fade
-            // Low-pass → formants (mono), then the stereo room.
-            voice = lowPass.processSample(voice)
-            voice = formant.processSample(voice)
-            let wet = reverb.processFrame(left: voice, right: voice)
-            let wetGain = wetMix * swap
-            let dryGain = 1 - wetMix
-            var outL = voice * dryGain + wet.left * wetGain
-            var outR = voice * dryGain + wet.right * wetGain
-            let t = tremolo.processFrame(left: outL, right: outR)
-            // The drone enters after the effects: a clean pedal, not pumped or smeared.
-            let drone = (droneRoot.nextSample() + 0.7 * droneFifth.nextSample()) * droneGain * fade
-            outL = t.left + drone
-            outR = t.right + drone
-            let limited = limiter.processFrame(left: outL, right: outR)
-            l[n] = limited.left
-            r[n] = limited.right
+            voiceBuffer[n] = voice * (breathGain * swap * fade)
+            droneBuffer[n] = (pedal * droneMix).sum() * droneGain * fade
+            dryGains[n] = dryGain
+            wetGains[n] = wetMix * swap
+            rendered += 1
+            if isRoomPending { break }
+        }
+        bankLow = low
+        bankCentre = centre
+        bankHigh = high
+        self.sines = sines
+        self.levels = levels
+        self.gates = gates
+        if gliding {
+            self.frequencies = frequencies
+            subFrequency.current = sineFrequencies[0]
+            droneFrequencies.root = sineFrequencies[1]
+            droneFrequencies.fifth = sineFrequencies[2]
+        }
+        if isRoomPending {
+            applyVoiceShape(roomPreset)
+            // A run cut short by a pack change leaves the breath up to 15 samples (0.3 ms) ahead: inaudible.
+        }
+        return rendered
+    }
+
+    /// The six banks' next sample (sum of their three oscillators), per lane.
+    @inline(__always)
+    static func nextBankSample(
+        _ low: inout BandLimitedOscillatorLanes, _ centre: inout BandLimitedOscillatorLanes,
+        _ high: inout BandLimitedOscillatorLanes
+    ) -> SIMD8<Float> {
+        switch centre.waveform {
+        case .sine: low.nextSine() + centre.nextSine() + high.nextSine()
+        case .triangle: low.nextTriangle() + centre.nextTriangle() + high.nextTriangle()
+        case .saw: low.nextSaw() + centre.nextSaw() + high.nextSaw()
+        case .square: low.nextSquare() + centre.nextSquare() + high.nextSquare()
+        case .pulse: low.nextPulse() + centre.nextPulse() + high.nextPulse()
+        case .reverseSaw: low.nextReverseSaw() + centre.nextReverseSaw() + high.nextReverseSaw()
         }
     }
 
@@ -385,12 +502,15 @@ public final class DroneSynthEngine: AudioEngine {
     /// Pack-change dip: down to 0, swap the discrete settings, back up.
     @inline(__always)
     func advanceSwap() -> Double {
-        if pendingPreset != nil {
+        if isSwapPending {
             swapPosition -= swapStep
             if swapPosition <= 0 {
                 swapPosition = 0
-                if let preset = pendingPreset { applyDiscrete(preset) }
-                pendingPreset = nil
+                // The render loop stops here and swaps the waveform and detune once it has put its
+                // oscillators back; the room follows after the chunk's reverb.
+                roomPreset = swapPreset
+                isRoomPending = true
+                isSwapPending = false
             }
         } else if swapPosition < 1 {
             swapPosition = min(1, swapPosition + swapStep)
@@ -522,19 +642,29 @@ public final class DroneSynthEngine: AudioEngine {
     }
 
     func snapGlides() {
-        for i in 0..<6 {
-            frequencies[i] = frequencyTargets[i]
-            banks[i].setFrequency(frequencies[i])
-        }
+        frequencies = frequencyTargets
+        setBankFrequencies()
         subFrequency.current = subFrequency.target
         bassFrequency.current = bassFrequency.target
         droneFrequencies.root = droneFrequencies.rootTarget
         droneFrequencies.fifth = droneFrequencies.fifthTarget
-        sub.setFrequency(subFrequency.current)
+        sines.setFrequencies(SIMD8(subFrequency.current, droneFrequencies.root, droneFrequencies.fifth, 0, 0, 0, 0, 0))
         bass.setFrequency(bassFrequency.current)
-        droneRoot.setFrequency(droneFrequencies.root)
-        droneFifth.setFrequency(droneFrequencies.fifth)
         glidesSettled = true
+    }
+
+    func setBankFrequencies() {
+        bankLow.setFrequencies(frequencies * detuneRatioDown)
+        bankCentre.setFrequencies(frequencies)
+        bankHigh.setFrequencies(frequencies * detuneRatioUp)
+    }
+
+    /// The outer oscillators of every bank sit `cents` (0…100) below and above the centre.
+    func setDetune(cents: Float) {
+        let c = cents.isFinite ? min(max(cents, 0), 100) : 0
+        detuneRatioUp = Float(pow(2, Double(c) / 1200))
+        detuneRatioDown = 1 / detuneRatioUp
+        setBankFrequencies()
     }
 
     func updateTempo() {
@@ -551,17 +681,30 @@ public final class DroneSynthEngine: AudioEngine {
         reverb.damping = Float(preset.reverbDamping)
         breath.setRate(.hertz(preset.breathRate))
         updateToneTargets()
-        if discreteChange { pendingPreset = preset }
+        if discreteChange {
+            swapPreset = preset
+            isSwapPending = true
+        }
     }
 
-    /// The settings that cannot glide: swapped at the bottom of the dip (or at prepare/reset).
+    /// The settings that cannot glide, all at once (prepare and reset).
     func applyDiscrete(_ preset: VoicePreset) {
+        applyVoiceShape(preset)
+        applyRoom(preset)
+    }
+
+    /// Waveform and detune: swapped at the bottom of a pack change's dip.
+    func applyVoiceShape(_ preset: VoicePreset) {
         let waveform = Self.waveform(preset.waveform)
-        for i in 0..<6 {
-            banks[i].waveform = waveform
-            banks[i].setDetune(cents: Float(preset.detuneCents))
-        }
+        bankLow.waveform = waveform
+        bankCentre.waveform = waveform
+        bankHigh.waveform = waveform
+        setDetune(cents: Float(preset.detuneCents))
         bass.waveform = preset.waveform == .sine ? .sine : .triangle
+    }
+
+    /// Room size, decay and damping: changed right after the reverb has rendered the dip's bottom.
+    func applyRoom(_ preset: VoicePreset) {
         let size = Float(0.5 + 1.5 * preset.reverbSize)
         if size != reverb.size {
             reverb.size = size

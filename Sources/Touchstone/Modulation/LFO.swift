@@ -85,6 +85,11 @@ public struct LFO: SignalGenerator, Sendable {
         return p >= 1 ? p - 1 : p
     }
 
+    /// The value `nextSample()` will return, without advancing (bipolar −1…1). With `skip(_:)`, a
+    /// slow LFO can be read at control rate and interpolated instead of evaluated every sample.
+    @inlinable
+    public var value: Float { Self.shape(waveform, at: Float(outputPhase), pulseWidth: width) }
+
     /// The current rate in Hz.
     @inlinable
     public var frequency: Double { increment * sampleRate }

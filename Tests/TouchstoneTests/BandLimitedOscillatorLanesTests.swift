@@ -1,0 +1,109 @@
+import Foundation
+import ProsperoTestSupport
+import Testing
+import Touchstone
+
+/// The lanes are eight scalar oscillators side by side: every lane must produce what a
+/// `BandLimitedOscillator` with the same waveform, frequency and phase produces, sample for sample,
+/// including through frequency changes every sample (glides) and at the extremes of the range.
+@Suite struct BandLimitedOscillatorLanesTests {
+    static let spec = ProcessSpec(sampleRate: 48_000, maximumBlockSize: 256)
+    static let waveforms: [Waveform] = [.sine, .triangle, .saw, .square, .pulse, .reverseSaw]
+
+    /// Largest difference between the lanes and eight scalar oscillators over `count` samples, with the
+    /// frequencies moved every sample by `frequencyAt(lane, sample)`.
+    static func largestDifference(
+        _ waveform: Waveform, start: SIMD8<Float>, phases: SIMD8<Float>, widths: SIMD8<Float>, count: Int,
+        frequencyAt: (Int, Int) -> Float
+    ) -> Float {
+        var lanes = BandLimitedOscillatorLanes(waveform: waveform, frequencies: start, phases: phases)
+        lanes.pulseWidths = widths
+        lanes.prepare(spec)
+        var scalars = (0..<8).map {
+            BandLimitedOscillator(waveform: waveform, frequency: start[$0], phase: phases[$0], pulseWidth: widths[$0])
+        }
+        for i in scalars.indices { scalars[i].prepare(spec) }
+        var worst: Float = 0
+        for n in 0..<count {
+            var hz = SIMD8<Float>()
+            for lane in 0..<8 { hz[lane] = frequencyAt(lane, n) }
+            lanes.setFrequencies(hz)
+            for lane in 0..<8 { scalars[lane].setFrequency(hz[lane]) }
+            let y = lanes.nextSample()
+            for lane in 0..<8 {
+                let expected = scalars[lane].nextSample()
+                worst = max(worst, abs(y[lane] - expected))
+            }
+        }
+        return worst
+    }
+
+    @Test(arguments: waveforms)
+    func steadyPitchesMatchScalarOscillators(_ waveform: Waveform) {
+        var random = SeededRandom(seed: 7)
+        var start = SIMD8<Float>()
+        var phases = SIMD8<Float>()
+        var widths = SIMD8<Float>()
+        for lane in 0..<8 {
+            // From sub-bass to near the 0.45·fs ceiling, where both BLEP regions overlap.
+            start[lane] = Float(30 * pow(2, random.uniform() * 9.4))
+            phases[lane] = Float(random.uniform())
+            widths[lane] = Float(0.05 + 0.9 * random.uniform())
+        }
+        start[7] = 21_000  // clamped to 0.45·fs by both
+        start[6] = 0       // a stopped lane stays put, silent of band-limiting work
+        let difference = Self.largestDifference(waveform, start: start, phases: phases, widths: widths, count: 48_000) { lane, _ in
+            start[lane]
+        }
+        // Float rounding of the phase sums only: far below one 16-bit step (3e-5).
+        #expect(difference < 2e-5, "\(waveform): largest lane difference \(difference)")
+    }
+
+    @Test(arguments: waveforms)
+    func glidesEverySampleMatchScalarOscillators(_ waveform: Waveform) {
+        let difference = Self.largestDifference(
+            waveform, start: SIMD8(repeating: 100), phases: SIMD8(0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7),
+            widths: SIMD8(repeating: 0.3), count: 24_000
+        ) { lane, n in
+            // Exponential sweeps up and down at different speeds, one per lane.
+            let t = Float(n) / 24_000
+            return 100 * powf(2, Float(lane + 1) * (lane.isMultiple(of: 2) ? t : 1 - t))
+        }
+        #expect(difference < 2e-5, "\(waveform): largest lane difference \(difference)")
+    }
+
+    /// Skipping keeps the phase where rendering would have left it.
+    @Test func skipLandsOnTheRenderedPhase() {
+        var rendered = BandLimitedOscillatorLanes(waveform: .saw, frequencies: SIMD8(55, 110, 220, 440, 880, 1760, 3520, 7040))
+        rendered.prepare(Self.spec)
+        var skipped = rendered
+        for _ in 0..<10_000 { _ = rendered.nextSaw() }
+        skipped.skip(10_000)
+        let phaseDifference = rendered.phase - skipped.phase
+        let sampleDifference = rendered.nextSaw() - skipped.nextSaw()
+        for lane in 0..<8 {
+            #expect(abs(phaseDifference[lane]) < 1e-3, "lane \(lane): phase drift \(phaseDifference[lane]) after 10 000 samples")
+            #expect(abs(sampleDifference[lane]) < 5e-3)
+        }
+    }
+
+    /// NaN, negative and huge frequencies are clamped like the scalar oscillator's: output stays finite
+    /// and bounded.
+    @Test func hostileFrequenciesStayFiniteAndBounded() {
+        var lanes = BandLimitedOscillatorLanes(waveform: .square)
+        lanes.prepare(Self.spec)
+        lanes.setFrequencies(SIMD8(.nan, -100, .infinity, 1e9, 0, 24_000, 1, 440))
+        for waveform in Self.waveforms {
+            lanes.waveform = waveform
+            for _ in 0..<4_800 {
+                let y = lanes.nextSample()
+                for lane in 0..<8 {
+                    #expect(y[lane].isFinite && abs(y[lane]) < 2.1, "\(waveform) lane \(lane): \(y[lane])")
+                }
+            }
+        }
+        #expect(lanes.frequencies[0] == 0)
+        #expect(lanes.frequencies[1] == 0)
+        #expect(abs(lanes.frequencies[2] - 21_600) < 0.01)
+    }
+}
