@@ -96,5 +96,42 @@ enum KernelBench {
             smoothed.setTarget(up ? 5_000 : 100)
             for i in b.indices { b[i] = smoothed.next() }
         })
+
+        // Effects and dynamics (stereo ones per frame: both channels).
+        var rightInput = [Float](repeating: 0, count: 256)
+        let reverb = FeedbackDelayNetworkReverb(decayTime: 4, size: 1, damping: 0.4, mix: 1)
+        reverb.prepare(ProcessSpec(sampleRate: 48_000, maximumBlockSize: 256, channelCount: 2))
+        report("FDN reverb process (per frame)", time(withInput { b in
+            rightInput.withUnsafeMutableBufferPointer { r in
+                _ = r.update(fromContentsOf: UnsafeBufferPointer(b))
+                reverb.process(left: b, right: r)
+            }
+        }) - copyOnly)
+        report("FDN reverb processFrame loop (per frame)", time(withInput { b in
+            for i in b.indices {
+                let out = reverb.processFrame(left: b[i], right: b[i])
+                b[i] = out.left + out.right
+            }
+        }) - copyOnly)
+        let limiter = BrickwallLimiter(ceiling: -6, releaseTime: 0.1)
+        limiter.prepare(ProcessSpec(sampleRate: 48_000, maximumBlockSize: 256, channelCount: 2))
+        report("BrickwallLimiter, limiting noise (per frame)", time(withInput { b in
+            rightInput.withUnsafeMutableBufferPointer { r in
+                _ = r.update(fromContentsOf: UnsafeBufferPointer(b))
+                limiter.process(left: b, right: r)
+            }
+        }) - copyOnly)
+        report("BrickwallLimiter, quiet input (per frame)", time(withInput { b in
+            for i in b.indices {
+                let out = limiter.processFrame(left: b[i] * 0.1, right: b[i] * -0.1)
+                b[i] = out.left + out.right
+            }
+        }) - copyOnly)
+        let delay = DelayLine(maximumDelay: 2.1, delayTime: 0.375, feedback: 0.4, mix: 0.3)
+        delay.prepare(spec)
+        report("DelayLine 375 ms, feedback 0.4", time(withInput { delay.process($0) }) - copyOnly)
+        var fuzz = Fuzz(drive: 18, outputLevel: -6, mix: 0.8)
+        fuzz.prepare(spec)
+        report("Fuzz 18 dB", time(withInput { fuzz.process($0) }) - copyOnly)
     }
 }

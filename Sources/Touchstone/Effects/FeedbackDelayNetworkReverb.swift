@@ -51,22 +51,28 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     @inlinable static var gainUpdateInterval: Int { 32 }
 
     @exclusivity(unchecked) @usableFromInline var sampleRate: Float = 48_000
-    // Delay lines: lineCount rings of lineCapacity samples, back to back.
+    // Delay lines, interleaved: time step t of line i is at lines[8·(t mod capacity) + i],
+    // so writing one step of all eight lines is a single SIMD8 store. Positions are
+    // kept in floats (8 per step), so a read is one subtraction and one mask.
     @exclusivity(unchecked) @usableFromInline var lines: UnsafeMutablePointer<Float>
     @exclusivity(unchecked) @usableFromInline var lineCapacity = 1
-    @exclusivity(unchecked) @usableFromInline var lineMask = 0
-    @exclusivity(unchecked) @usableFromInline var writeIndex = 0
-    // Per-line parameters and state (lineCount each).
+    @exclusivity(unchecked) @usableFromInline var lineFloatMask = 7  // 8 · lineCapacity − 1
+    @exclusivity(unchecked) @usableFromInline var lineWritePosition = 0  // in floats, a multiple of 8
+    // Per-line parameters and state, one lane per line. Stored by value (not behind a
+    // pointer that might alias the line memory), so they stay in registers.
     @usableFromInline let lengths: UnsafeMutablePointer<Int>
-    @usableFromInline let gains: UnsafeMutablePointer<Float>
-    @usableFromInline let dampingPoles: UnsafeMutablePointer<Float>
-    @usableFromInline let dampingStates: UnsafeMutablePointer<Float>
-    @usableFromInline let scratch: UnsafeMutablePointer<Float>
-    // Input diffusers: 8 allpass rings (4 left, 4 right), each diffuserCapacity long.
+    @exclusivity(unchecked) @usableFromInline var gains = SIMD8<Float>(repeating: 0)
+    @exclusivity(unchecked) @usableFromInline var dampingPoles = SIMD8<Float>(repeating: 0)
+    @exclusivity(unchecked) @usableFromInline var dampingStates = SIMD8<Float>(repeating: 0)
+    // Read offsets in floats: 0…7 the lines (8·dᵢ − i), 8…15 the diffusers (8·nₖ − k).
+    @usableFromInline let readOffsets: UnsafeMutablePointer<Int>
+    // Input diffusers: 8 allpass rings (4 left, 4 right), interleaved like the lines in
+    // diffuserCapacity steps (a power of two above the longest), sharing one write position.
     @exclusivity(unchecked) @usableFromInline var diffusers: UnsafeMutablePointer<Float>
     @exclusivity(unchecked) @usableFromInline var diffuserCapacity = 1
+    @exclusivity(unchecked) @usableFromInline var diffuserFloatMask = 7
+    @exclusivity(unchecked) @usableFromInline var diffuserWritePosition = 0
     @usableFromInline let diffuserLengths: UnsafeMutablePointer<Int>
-    @usableFromInline let diffuserIndices: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) @usableFromInline var diffusionGain: Float = 0.6
 
     @exclusivity(unchecked) @usableFromInline var decayRateTarget: Float = 0.5  // 1 / T60
@@ -85,24 +91,17 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     /// `damping` (0…1) and `mix` (0…1).
     public init(decayTime: Float = 2, size: Float = 1, damping: Float = 0.3, mix: Float = 0.3) {
         let count = FeedbackDelayNetworkReverb.lineCount
+        // Until `prepare`: one step of each ring, every length 1 sample.
         lines = UnsafeMutablePointer<Float>.allocate(capacity: count)
         lines.initialize(repeating: 0, count: count)
         lengths = UnsafeMutablePointer<Int>.allocate(capacity: count)
         lengths.initialize(repeating: 1, count: count)
-        gains = UnsafeMutablePointer<Float>.allocate(capacity: count)
-        gains.initialize(repeating: 0, count: count)
-        dampingPoles = UnsafeMutablePointer<Float>.allocate(capacity: count)
-        dampingPoles.initialize(repeating: 0, count: count)
-        dampingStates = UnsafeMutablePointer<Float>.allocate(capacity: count)
-        dampingStates.initialize(repeating: 0, count: count)
-        scratch = UnsafeMutablePointer<Float>.allocate(capacity: count)
-        scratch.initialize(repeating: 0, count: count)
+        readOffsets = UnsafeMutablePointer<Int>.allocate(capacity: 2 * count)
+        for i in 0..<(2 * count) { (readOffsets + i).initialize(to: count - i % count) }
         diffusers = UnsafeMutablePointer<Float>.allocate(capacity: count)
         diffusers.initialize(repeating: 0, count: count)
         diffuserLengths = UnsafeMutablePointer<Int>.allocate(capacity: count)
         diffuserLengths.initialize(repeating: 1, count: count)
-        diffuserIndices = UnsafeMutablePointer<Int>.allocate(capacity: count)
-        diffuserIndices.initialize(repeating: 0, count: count)
         self.decayTime = decayTime
         self.damping = damping
         self.mix = mix
@@ -112,13 +111,9 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     deinit {
         lines.deallocate()
         lengths.deallocate()
-        gains.deallocate()
-        dampingPoles.deallocate()
-        dampingStates.deallocate()
-        scratch.deallocate()
+        readOffsets.deallocate()
         diffusers.deallocate()
         diffuserLengths.deallocate()
-        diffuserIndices.deallocate()
     }
 
     /// RT60 in seconds, 0.1…30 (clamped). Smoothed.
@@ -168,13 +163,19 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         lines.deallocate()
         lines = UnsafeMutablePointer<Float>.allocate(capacity: capacity * count)
         lineCapacity = capacity
-        lineMask = capacity - 1
+        lineFloatMask = capacity * count - 1
 
         let diffuserSamples = FeedbackDelayNetworkReverb.diffuserLengthsMilliseconds.map { max(1, Int(($0 * spec.sampleRate / 1000).rounded())) }
-        diffuserCapacity = diffuserSamples.max()!
+        var ringSize = 2
+        while ringSize <= diffuserSamples.max()! { ringSize <<= 1 }
+        diffuserCapacity = ringSize
+        diffuserFloatMask = ringSize * count - 1
         diffusers.deallocate()
-        diffusers = UnsafeMutablePointer<Float>.allocate(capacity: diffuserCapacity * count)
-        for i in 0..<count { diffuserLengths[i] = diffuserSamples[i] }
+        diffusers = UnsafeMutablePointer<Float>.allocate(capacity: ringSize * count)
+        for k in 0..<count {
+            diffuserLengths[k] = diffuserSamples[k]
+            readOffsets[count + k] = count * diffuserSamples[k] - k
+        }
 
         // Decay and damping ease over ≈50 ms, updated once per gain interval.
         controlSmoothingCoefficient = 1 - Foundation.exp(-Float(FeedbackDelayNetworkReverb.gainUpdateInterval) / (0.05 * sampleRate))
@@ -187,9 +188,9 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     public func reset() {
         lines.update(repeating: 0, count: lineCapacity * FeedbackDelayNetworkReverb.lineCount)
         diffusers.update(repeating: 0, count: diffuserCapacity * FeedbackDelayNetworkReverb.lineCount)
-        dampingStates.update(repeating: 0, count: FeedbackDelayNetworkReverb.lineCount)
-        diffuserIndices.update(repeating: 0, count: FeedbackDelayNetworkReverb.lineCount)
-        writeIndex = 0
+        dampingStates = SIMD8(repeating: 0)
+        lineWritePosition = 0
+        diffuserWritePosition = 0
         decayRate = decayRateTarget
         dampingAmount = dampingAmountTarget
         mixValue = mixTarget
@@ -197,92 +198,106 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         updateGains()
     }
 
+    /// Smoothing of decay and damping, once per gain interval (not on the per-sample path).
+    @usableFromInline func advanceControl() {
+        samplesUntilGainUpdate = 32  // gainUpdateInterval
+        // No `||`: its autoclosure would retain self on the audio thread.
+        let decaySettled = decayRate == decayRateTarget
+        let dampingSettled = dampingAmount == dampingAmountTarget
+        if !(decaySettled && dampingSettled) {
+            decayRate += controlSmoothingCoefficient * (decayRateTarget - decayRate)
+            dampingAmount += controlSmoothingCoefficient * (dampingAmountTarget - dampingAmount)
+            if abs(decayRate - decayRateTarget) < 1e-5 * decayRateTarget { decayRate = decayRateTarget }
+            if abs(dampingAmount - dampingAmountTarget) < 1e-5 { dampingAmount = dampingAmountTarget }
+            updateGains()
+        }
+    }
+
+    /// One frame of the network on values the caller holds in locals (so nothing is
+    /// reloaded after the stores into line memory). Returns the wet pair, each the
+    /// ±1 tap sum times 1/√8.
+    @inlinable @inline(__always)
+    func wetFrame(
+        left: Float, right: Float,
+        lines: UnsafeMutablePointer<Float>, lineFloatMask: Int, lineWrite: inout Int,
+        diffusers: UnsafeMutablePointer<Float>, diffuserFloatMask: Int, diffuserWrite: inout Int,
+        readOffsets: UnsafeMutablePointer<Int>, diffusion g: Float,
+        gains: SIMD8<Float>, poles: SIMD8<Float>, states: inout SIMD8<Float>
+    ) -> (left: Float, right: Float) {
+        // Input diffusion: four Schroeder allpasses per side, in series (left k = 0…3,
+        // right k = 4…7); ring k reads the value written nₖ steps ago.
+        let dw = diffuserWrite
+        var x = left
+        var y = right
+        for j in 0..<4 {
+            let delayedLeft = diffusers[(dw &- readOffsets[8 &+ j]) & diffuserFloatMask]
+            let delayedRight = diffusers[(dw &- readOffsets[12 &+ j]) & diffuserFloatMask]
+            let vLeft = DenormalGuard.flush(x + g * delayedLeft)
+            let vRight = DenormalGuard.flush(y + g * delayedRight)
+            diffusers[dw &+ j] = vLeft
+            diffusers[dw &+ 4 &+ j] = vRight
+            x = delayedLeft - g * vLeft
+            y = delayedRight - g * vRight
+        }
+        diffuserWrite = (dw &+ 8) & diffuserFloatMask
+
+        // Line outputs (eight reads at their own delays), as lines 0…3 and 4…7.
+        let w = lineWrite
+        let low = SIMD4<Float>(
+            lines[(w &- readOffsets[0]) & lineFloatMask], lines[(w &- readOffsets[1]) & lineFloatMask],
+            lines[(w &- readOffsets[2]) & lineFloatMask], lines[(w &- readOffsets[3]) & lineFloatMask])
+        let high = SIMD4<Float>(
+            lines[(w &- readOffsets[4]) & lineFloatMask], lines[(w &- readOffsets[5]) & lineFloatMask],
+            lines[(w &- readOffsets[6]) & lineFloatMask], lines[(w &- readOffsets[7]) & lineFloatMask])
+        // Orthogonal ±1 taps: left (+ + − − + + − −), right (+ − + − − + − +);
+        // both repeat (left) or negate (right) across the halves.
+        let halvesSum = low + high
+        let halvesDifference = low - high
+        let wetLeft = (halvesSum[0] + halvesSum[1]) - (halvesSum[2] + halvesSum[3])
+        let wetRight = (halvesDifference[0] - halvesDifference[1]) + (halvesDifference[2] - halvesDifference[3])
+
+        // Absorbent one-poles (unity DC gain), decay gains, Hadamard feedback.
+        let filteredLow = DenormalGuard.flush(low + poles.lowHalf * (states.lowHalf - low))
+        let filteredHigh = DenormalGuard.flush(high + poles.highHalf * (states.highHalf - high))
+        states = SIMD8(lowHalf: filteredLow, highHalf: filteredHigh)
+        let mixed = WalshHadamard.transform(low: gains.lowHalf * filteredLow, high: gains.highHalf * filteredHigh)
+        // Normalise (1/√8 makes the matrix orthogonal) and inject the input:
+        // left into even lines, right into odd lines.
+        let injected = SIMD4<Float>(x, y, x, y)
+        let normalisation: Float = 0.353_553_39
+        let writtenLow = DenormalGuard.flush(mixed.low * normalisation + injected)
+        let writtenHigh = DenormalGuard.flush(mixed.high * normalisation + injected)
+        let slot = UnsafeMutableRawPointer(lines + w)
+        slot.storeBytes(of: writtenLow, as: SIMD4<Float>.self)
+        slot.storeBytes(of: writtenHigh, toByteOffset: 16, as: SIMD4<Float>.self)
+        lineWrite = (w &+ 8) & lineFloatMask
+
+        let wetScale: Float = 0.353_553_39
+        return (wetLeft * wetScale, wetRight * wetScale)
+    }
+
     /// Processes one stereo frame (linear amplitude).
     @inlinable @inline(__always)
     public func processFrame(left: Float, right: Float) -> (left: Float, right: Float) {
-        if samplesUntilGainUpdate == 0 {
-            samplesUntilGainUpdate = 32  // gainUpdateInterval; a type reference would touch class metadata
-            // No `||`: its autoclosure would retain self on the audio thread.
-            let decaySettled = decayRate == decayRateTarget
-            let dampingSettled = dampingAmount == dampingAmountTarget
-            if !(decaySettled && dampingSettled) {
-                decayRate += controlSmoothingCoefficient * (decayRateTarget - decayRate)
-                dampingAmount += controlSmoothingCoefficient * (dampingAmountTarget - dampingAmount)
-                if abs(decayRate - decayRateTarget) < 1e-5 * decayRateTarget { decayRate = decayRateTarget }
-                if abs(dampingAmount - dampingAmountTarget) < 1e-5 { dampingAmount = dampingAmountTarget }
-                updateGains()
-            }
-        }
+        if samplesUntilGainUpdate == 0 { advanceControl() }
         samplesUntilGainUpdate &-= 1
-        mixValue += mixSmoothingCoefficient * (mixTarget - mixValue)
-
-        let diffusedLeft = diffuse(left, first: 0)
-        let diffusedRight = diffuse(right, first: 4)
-
-        // Read the line outputs; taps for the stereo output.
-        let s = scratch
-        let write = writeIndex
-        var wetLeft: Float = 0
-        var wetRight: Float = 0
-        for i in 0..<8 {
-            let output = lines[i &* lineCapacity &+ ((write &- lengths[i]) & lineMask)]
-            // Orthogonal ±1 patterns: left (+ + − − + + − −), right (+ − + − − + − +).
-            wetLeft += (i & 2 == 0) ? output : -output
-            wetRight += ((i & 1) ^ ((i >> 2) & 1)) == 0 ? output : -output
-            // Absorbent one-pole (unity DC gain), then the decay gain.
-            let pole = dampingPoles[i]
-            let filtered = DenormalGuard.flush(output + pole * (dampingStates[i] - output))
-            dampingStates[i] = filtered
-            s[i] = gains[i] * filtered
-        }
-
-        // Fast Walsh–Hadamard transform (unnormalised), three butterfly stages.
-        var half = 1
-        while half < 8 {
-            var block = 0
-            while block < 8 {
-                for j in block..<(block &+ half) {
-                    let a = s[j]
-                    let b = s[j &+ half]
-                    s[j] = a + b
-                    s[j &+ half] = a - b
-                }
-                block &+= half &* 2
-            }
-            half &*= 2
-        }
-
-        // Normalise (1/√8 makes the matrix orthogonal) and inject the input:
-        // left into even lines, right into odd lines.
-        let normalisation: Float = 0.353_553_39
-        for i in 0..<8 {
-            let injected = (i & 1 == 0) ? diffusedLeft : diffusedRight
-            lines[i &* lineCapacity &+ (write & lineMask)] = DenormalGuard.flush(s[i] * normalisation + injected)
-        }
-        writeIndex = (write &+ 1) & lineMask
-
-        let wetScale: Float = 0.353_553_39
-        let outLeft = left + mixValue * (wetLeft * wetScale - left)
-        let outRight = right + mixValue * (wetRight * wetScale - right)
+        let mix = mixValue + mixSmoothingCoefficient * (mixTarget - mixValue)
+        mixValue = mix
+        var lineWrite = lineWritePosition
+        var diffuserWrite = diffuserWritePosition
+        var states = dampingStates
+        let wet = wetFrame(
+            left: left, right: right,
+            lines: lines, lineFloatMask: lineFloatMask, lineWrite: &lineWrite,
+            diffusers: diffusers, diffuserFloatMask: diffuserFloatMask, diffuserWrite: &diffuserWrite,
+            readOffsets: readOffsets, diffusion: diffusionGain,
+            gains: gains, poles: dampingPoles, states: &states)
+        lineWritePosition = lineWrite
+        diffuserWritePosition = diffuserWrite
+        dampingStates = states
+        let outLeft = left + mix * (wet.left - left)
+        let outRight = right + mix * (wet.right - right)
         return (outLeft, outRight)
-    }
-
-    /// Four Schroeder allpasses in series on diffusers `first`…`first+3`.
-    @inlinable @inline(__always)
-    func diffuse(_ input: Float, first: Int) -> Float {
-        var x = input
-        let g = diffusionGain
-        for k in first..<(first &+ 4) {
-            let ring = diffusers + k &* diffuserCapacity
-            let index = diffuserIndices[k]
-            let delayed = ring[index]
-            let v = DenormalGuard.flush(x + g * delayed)
-            ring[index] = v
-            x = delayed - g * v
-            let next = index &+ 1
-            diffuserIndices[k] = next == diffuserLengths[k] ? 0 : next
-        }
-        return x
     }
 
     /// Processes two channel buffers in place (equal length, at most the prepared block size).
@@ -291,11 +306,41 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     #endif
     public func process(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>) {
         precondition(left.count == right.count, "stereo buffers must have the same length")
-        for i in left.indices {
-            let out = processFrame(left: left[i], right: right[i])
-            left[i] = out.left
-            right[i] = out.right
+        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return }
+        let count = left.count
+        // The per-sample state lives in locals for the whole block.
+        let lines = self.lines, lineFloatMask = self.lineFloatMask
+        let diffusers = self.diffusers, diffuserFloatMask = self.diffuserFloatMask
+        let readOffsets = self.readOffsets, g = diffusionGain
+        let mixTarget = self.mixTarget, mixCoefficient = mixSmoothingCoefficient
+        var lineWrite = lineWritePosition
+        var diffuserWrite = diffuserWritePosition
+        var states = dampingStates
+        var mix = mixValue
+        var n = 0
+        while n < count {
+            if samplesUntilGainUpdate == 0 { advanceControl() }
+            let run = min(samplesUntilGainUpdate, count &- n)
+            samplesUntilGainUpdate &-= run
+            let gains = self.gains, poles = dampingPoles
+            for i in n..<(n &+ run) {
+                let inLeft = leftBase[i], inRight = rightBase[i]
+                mix += mixCoefficient * (mixTarget - mix)
+                let wet = wetFrame(
+                    left: inLeft, right: inRight,
+                    lines: lines, lineFloatMask: lineFloatMask, lineWrite: &lineWrite,
+                    diffusers: diffusers, diffuserFloatMask: diffuserFloatMask, diffuserWrite: &diffuserWrite,
+                    readOffsets: readOffsets, diffusion: g,
+                    gains: gains, poles: poles, states: &states)
+                leftBase[i] = inLeft + mix * (wet.left - inLeft)
+                rightBase[i] = inRight + mix * (wet.right - inRight)
+            }
+            n &+= run
         }
+        lineWritePosition = lineWrite
+        diffuserWritePosition = diffuserWrite
+        dampingStates = states
+        mixValue = mix
     }
 
     /// Distinct primes near the base lengths × size, strictly increasing.
@@ -306,6 +351,7 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
             var candidate = max(ideal, previous + 1, 2)
             while !FeedbackDelayNetworkReverb.isPrime(candidate) { candidate += 1 }
             lengths[i] = min(candidate, lineCapacity - 1)
+            readOffsets[i] = FeedbackDelayNetworkReverb.lineCount * lengths[i] - i
             previous = candidate
         }
     }

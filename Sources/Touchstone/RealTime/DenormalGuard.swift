@@ -12,4 +12,10 @@ enum DenormalGuard {
     static func flush(_ x: Float) -> Float {
         abs(x) < 1e-20 ? 0 : x
     }
+
+    /// `flush` on every lane: 0 where |x| < 1e-20, else x (NaN kept).
+    @inlinable @inline(__always)
+    static func flush(_ x: SIMD4<Float>) -> SIMD4<Float> {
+        x.replacing(with: 0, where: (x .< 1e-20) .& (x .> -1e-20))
+    }
 }
