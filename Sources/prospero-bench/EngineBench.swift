@@ -73,8 +73,11 @@ enum EngineBench {
     }
 
     /// The engines measured by `prospero-bench engines`. Add a row per engine here (see above).
+    /// Only rows whose name contains this (case-insensitive), e.g. "hecate" for profiling one engine.
+    nonisolated(unsafe) static var nameFilter: String?
+
     static func rows(seconds: Double) -> [Result] {
-        [
+        [Result?](arrayLiteral:
             measure("Touchstone chain through EngineHost (glide, saw, SVF, ADSR, tremolo, delay, FDN reverb, limiter)",
                     target: nil, seconds: seconds,
                     midi: .heldChord(notes: [57], retriggerEvery: 0.5, seconds: seconds),
@@ -94,8 +97,8 @@ enum EngineBench {
                                                  cutoff: 0.6, resonance: 0.5, formantF1: 0.5, formantF2: 0.5, brightness: 1)),
                                .tremolo(shape: .sine, division: .eighth, depth: 0.5)]) {
                 DroneSynthEngine(preset: SoundPack.coven.preset)
-            },
-        ]
+            }
+        ).compactMap { $0 }
     }
 
     /// Renders `seconds` of `makeEngine()` through `EngineHost` and measures it.
@@ -105,7 +108,8 @@ enum EngineBench {
     static func measure<Engine: AudioEngine>(
         _ name: String, target: Double?, seconds: Double, midi: MIDIScript,
         commands: [Engine.Command] = [], _ makeEngine: () -> Engine
-    ) -> Result {
+    ) -> Result? {
+        if let filter = nameFilter, !name.lowercased().contains(filter.lowercased()) { return nil }
         let spec = ProcessSpec(sampleRate: sampleRate, maximumBlockSize: blockSize, channelCount: 2)
         let host = EngineHost(engine: makeEngine(), spec: spec)
         let left = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockSize)

@@ -5,7 +5,7 @@
 //   prospero-bench osc [--seconds S]                                      OSC decoding, messages per second, one core
 //   prospero-bench midi [--seconds S]                                     SMF and MIDI stream parsing, MB/s
 //   prospero-bench alloc                                                  heap allocations per rendered block (must be 0)
-//   prospero-bench engines [--seconds S]                                  every AudioEngine through EngineHost: × real time, allocations
+//   prospero-bench engines [--seconds S] [--only NAME]                    every AudioEngine through EngineHost: × real time, allocations
 //   prospero-bench all                                                    osc, midi, alloc and engines as Markdown tables
 //
 // Build in release: `swift build -c release --product prospero-bench`. scripts/bench/compare runs these next to
@@ -21,6 +21,7 @@ struct Options {
 
 let usage = """
     usage: prospero-bench [patch|kernels|osc|midi|alloc|engines|all] [--seconds S] [--runs N] [--output FILE.f32]
+           [--only NAME]  (engines: only the rows whose name contains NAME)
 
     """
 
@@ -45,6 +46,9 @@ func parseOptions() -> Options {
             options.runs = n
         case "--output": options.output = args.popFirst()
         case "--kernels": options.command = "kernels"
+        case "--only":
+            guard let name = args.popFirst() else { fail() }
+            EngineBench.nameFilter = name
         default: fail()
         }
     }

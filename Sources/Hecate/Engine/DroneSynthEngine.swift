@@ -106,8 +106,9 @@ public final class DroneSynthEngine: AudioEngine {
     @exclusivity(unchecked) var voicings: UnsafeMutablePointer<Int32>
     static let voicingStride = 10
 
-    /// Sub-bass (lane 0), drone root (lane 1) and drone fifth (lane 2): sines side by side.
-    @exclusivity(unchecked) var sines = BandLimitedOscillatorLanes(waveform: .sine, frequencies: SIMD8(65, 65, 98, 0, 0, 0, 0, 0))
+    @exclusivity(unchecked) var sub = BandLimitedOscillator(waveform: .sine, frequency: 65)
+    @exclusivity(unchecked) var droneRoot = BandLimitedOscillator(waveform: .sine, frequency: 65)
+    @exclusivity(unchecked) var droneFifth = BandLimitedOscillator(waveform: .sine, frequency: 98)
     @exclusivity(unchecked) var bass = BandLimitedOscillator(waveform: .triangle, frequency: 65)
     @exclusivity(unchecked) var subFrequency: (current: Float, target: Float) = (65, 65)
     @exclusivity(unchecked) var bassFrequency: (current: Float, target: Float) = (65, 65)
@@ -247,7 +248,9 @@ public final class DroneSynthEngine: AudioEngine {
         bankLow.prepare(spec)
         bankCentre.prepare(spec)
         bankHigh.prepare(spec)
-        sines.prepare(spec)
+        sub.prepare(spec)
+        droneRoot.prepare(spec)
+        droneFifth.prepare(spec)
         bass.prepare(spec)
         breath.prepare(spec)
         let controlTime = Double(Self.controlInterval) / spec.sampleRate
@@ -281,7 +284,9 @@ public final class DroneSynthEngine: AudioEngine {
         bankHigh.reset()
         levels = levelTargets
         gates = gateTargets
-        sines.reset()
+        sub.reset()
+        droneRoot.reset()
+        droneFifth.reset()
         bass.reset()
         breath.reset()
         breathValue = breath.value
@@ -407,14 +412,13 @@ public final class DroneSynthEngine: AudioEngine {
         breath.skip(count)
         breathValue = breath.value
         let breathStep = (breathValue - breathStart) / Float(count)
-        let droneMix = SIMD8<Float>(0, 1, 0.7, 0, 0, 0, 0, 0)  // drone root + 0.7 × fifth
         var low = bankLow, centre = bankCentre, high = bankHigh
-        var sines = self.sines
+        var sub = self.sub, droneRoot = self.droneRoot, droneFifth = self.droneFifth
         var levels = self.levels, gates = self.gates, frequencies = self.frequencies
         let levelTargets = self.levelTargets, frequencyTargets = self.frequencyTargets
         let ratioUp = detuneRatioUp, ratioDown = detuneRatioDown
-        var sineFrequencies = SIMD8<Float>(subFrequency.current, droneFrequencies.root, droneFrequencies.fifth, 0, 0, 0, 0, 0)
-        let sineTargets = SIMD8<Float>(subFrequency.target, droneFrequencies.rootTarget, droneFrequencies.fifthTarget, 0, 0, 0, 0, 0)
+        var sineFrequencies = SIMD4<Float>(subFrequency.current, droneFrequencies.root, droneFrequencies.fifth, 0)
+        let sineTargets = SIMD4<Float>(subFrequency.target, droneFrequencies.rootTarget, droneFrequencies.fifthTarget, 0)
         var rendered = 0
         while rendered < count {
             let n = offset + rendered
@@ -427,23 +431,24 @@ public final class DroneSynthEngine: AudioEngine {
                 centre.setFrequencies(frequencies)
                 high.setFrequencies(frequencies * ratioUp)
                 sineFrequencies += (sineTargets - sineFrequencies) * fc
-                sines.setFrequencies(sineFrequencies)
+                sub.setFrequency(sineFrequencies[0])
+                droneRoot.setFrequency(sineFrequencies[1])
+                droneFifth.setFrequency(sineFrequencies[2])
                 bassFrequency.current = rtOnePole(bassFrequency.current, target: bassFrequency.target, coefficient: fc)
                 bass.setFrequency(bassFrequency.current)
             }
             // A silent bank still runs, so its phase stays continuous when it comes back.
             let banks = Self.nextBankSample(&low, &centre, &high)
             let tones = (banks * (levels * gates)).sum()
-            let pedal = sines.nextSine()
             bassLevel = rtOnePole(bassLevel, target: bassTarget, coefficient: lc)
             let swap = Float(advanceSwap())
             let breathGain = 1 - breathDepth * 0.5 * (1 - (breathStart + breathStep * Float(rendered)))
             var voice = tones * toneGain
-            voice += pedal[0] * levels[0] * subLevelGain
+            voice += sub.nextSine() * levels[0] * subLevelGain
             voice += (bassIsSine ? bass.nextSine() : bass.nextTriangle()) * bassLevel * bassLevelGain
             let fade = advanceFade()
             voiceBuffer[n] = voice * (breathGain * swap * fade)
-            droneBuffer[n] = (pedal * droneMix).sum() * droneGain * fade
+            droneBuffer[n] = (droneRoot.nextSine() + 0.7 * droneFifth.nextSine()) * droneGain * fade
             dryGains[n] = dryGain
             wetGains[n] = wetMix * swap
             rendered += 1
@@ -452,7 +457,9 @@ public final class DroneSynthEngine: AudioEngine {
         bankLow = low
         bankCentre = centre
         bankHigh = high
-        self.sines = sines
+        self.sub = sub
+        self.droneRoot = droneRoot
+        self.droneFifth = droneFifth
         self.levels = levels
         self.gates = gates
         if gliding {
@@ -648,7 +655,9 @@ public final class DroneSynthEngine: AudioEngine {
         bassFrequency.current = bassFrequency.target
         droneFrequencies.root = droneFrequencies.rootTarget
         droneFrequencies.fifth = droneFrequencies.fifthTarget
-        sines.setFrequencies(SIMD8(subFrequency.current, droneFrequencies.root, droneFrequencies.fifth, 0, 0, 0, 0, 0))
+        sub.setFrequency(subFrequency.current)
+        droneRoot.setFrequency(droneFrequencies.root)
+        droneFifth.setFrequency(droneFrequencies.fifth)
         bass.setFrequency(bassFrequency.current)
         glidesSettled = true
     }

@@ -94,9 +94,26 @@ public struct FormantFilter: MonoProcessor, Sendable {
     #endif
     @inlinable
     public mutating func process(_ buffer: UnsafeMutableBufferPointer<Float>) {
-        var filter = self             // local copy: stores through `buffer` could alias `self`
-        for i in buffer.indices { buffer[i] = filter.processSample(buffer[i]) }
-        self = filter
+        if first.isSmoothing || second.isSmoothing || dryGain.isSmoothing || firstGain.isSmoothing || secondGain.isSmoothing {
+            var filter = self         // local copy: stores through `buffer` could alias `self`
+            for i in buffer.indices { buffer[i] = filter.processSample(buffer[i]) }
+            self = filter
+        } else {
+            // Settled: fixed coefficients and gains, both states in registers.
+            let c1 = first.currentCoefficients, c2 = second.currentCoefficients
+            var s1 = first.channelState, s2 = second.channelState
+            let dry = dryGain.current, g1 = firstGain.current, g2 = secondGain.current
+            for i in buffer.indices {
+                let x = buffer[i]
+                let band1 = s1.tick(x, c1).band
+                let band2 = s2.tick(x, c2).band
+                buffer[i] = dry * x
+                    + g1 * NormalizedBandPassResponse.output(input: x, band: band1, low: 0, k: c1.k)
+                    + g2 * NormalizedBandPassResponse.output(input: x, band: band2, low: 0, k: c2.k)
+            }
+            first.channelState = s1
+            second.channelState = s2
+        }
         if !(first.state.ic1.isFinite && first.state.ic2.isFinite) { first.reset() }
         if !(second.state.ic1.isFinite && second.state.ic2.isFinite) { second.reset() }
     }
