@@ -106,9 +106,8 @@ public final class DroneSynthEngine: AudioEngine {
     @exclusivity(unchecked) var voicings: UnsafeMutablePointer<Int32>
     static let voicingStride = 10
 
-    @exclusivity(unchecked) var sub = BandLimitedOscillator(waveform: .sine, frequency: 65)
-    @exclusivity(unchecked) var droneRoot = BandLimitedOscillator(waveform: .sine, frequency: 65)
-    @exclusivity(unchecked) var droneFifth = BandLimitedOscillator(waveform: .sine, frequency: 98)
+    /// Sub-bass (lane 0), drone root (lane 1) and drone fifth (lane 2): steady sines as rotating phasors.
+    @exclusivity(unchecked) var pedal = RotatingSineLanes(frequencies: SIMD4(65, 65, 98, 0))
     @exclusivity(unchecked) var bass = BandLimitedOscillator(waveform: .triangle, frequency: 65)
     @exclusivity(unchecked) var subFrequency: (current: Float, target: Float) = (65, 65)
     @exclusivity(unchecked) var bassFrequency: (current: Float, target: Float) = (65, 65)
@@ -248,9 +247,7 @@ public final class DroneSynthEngine: AudioEngine {
         bankLow.prepare(spec)
         bankCentre.prepare(spec)
         bankHigh.prepare(spec)
-        sub.prepare(spec)
-        droneRoot.prepare(spec)
-        droneFifth.prepare(spec)
+        pedal.prepare(spec)
         bass.prepare(spec)
         breath.prepare(spec)
         let controlTime = Double(Self.controlInterval) / spec.sampleRate
@@ -284,9 +281,7 @@ public final class DroneSynthEngine: AudioEngine {
         bankHigh.reset()
         levels = levelTargets
         gates = gateTargets
-        sub.reset()
-        droneRoot.reset()
-        droneFifth.reset()
+        pedal.reset()
         bass.reset()
         breath.reset()
         breathValue = breath.value
@@ -335,14 +330,14 @@ public final class DroneSynthEngine: AudioEngine {
         while index < count {
             index += renderChunk(l + index, r + index, min(count - index, maximumBlockSize))
         }
-        var sum: Double = 0
+        var sum: Float = 0  // one block's sum is exact enough in Float; the running total is Double
         var peak: Float = peakSinceSnapshot
         for i in 0..<count {
             let m = 0.5 * (l[i] + r[i])
-            sum += Double(m * m)
+            sum += m * m
             peak = max(peak, abs(l[i]), abs(r[i]))
         }
-        sumOfSquares += sum
+        sumOfSquares += Double(sum)
         framesSinceSnapshot += count
         peakSinceSnapshot = peak
         waveform.write(UnsafeBufferPointer(start: l, count: count))
@@ -397,6 +392,10 @@ public final class DroneSynthEngine: AudioEngine {
     /// when a pack change reached the bottom of its dip.
     @inline(__always)
     func renderVoice(at offset: Int, count: Int) -> Int {
+        if !arpEnabled && glidesSettled && !isSwapPending && swapPosition >= 1 && faceFadeTarget > 0.5 && faceFadePosition >= 1 {
+            renderSteadyVoice(at: offset, count: count)
+            return count
+        }
         let lc = levelCoefficient, gc = gateCoefficient, fc = glideCoefficient
         let gliding = !glidesSettled
         let subLevelGain = presetValues[Slot.subLevel] * Self.subGain
@@ -413,7 +412,7 @@ public final class DroneSynthEngine: AudioEngine {
         breathValue = breath.value
         let breathStep = (breathValue - breathStart) / Float(count)
         var low = bankLow, centre = bankCentre, high = bankHigh
-        var sub = self.sub, droneRoot = self.droneRoot, droneFifth = self.droneFifth
+        var pedal = self.pedal
         var levels = self.levels, gates = self.gates, frequencies = self.frequencies
         let levelTargets = self.levelTargets, frequencyTargets = self.frequencyTargets
         let ratioUp = detuneRatioUp, ratioDown = detuneRatioDown
@@ -431,9 +430,7 @@ public final class DroneSynthEngine: AudioEngine {
                 centre.setFrequencies(frequencies)
                 high.setFrequencies(frequencies * ratioUp)
                 sineFrequencies += (sineTargets - sineFrequencies) * fc
-                sub.setFrequency(sineFrequencies[0])
-                droneRoot.setFrequency(sineFrequencies[1])
-                droneFifth.setFrequency(sineFrequencies[2])
+                pedal.setFrequencies(sineFrequencies)
                 bassFrequency.current = rtOnePole(bassFrequency.current, target: bassFrequency.target, coefficient: fc)
                 bass.setFrequency(bassFrequency.current)
             }
@@ -443,12 +440,13 @@ public final class DroneSynthEngine: AudioEngine {
             bassLevel = rtOnePole(bassLevel, target: bassTarget, coefficient: lc)
             let swap = Float(advanceSwap())
             let breathGain = 1 - breathDepth * 0.5 * (1 - (breathStart + breathStep * Float(rendered)))
+            let pedals = pedal.nextSample()
             var voice = tones * toneGain
-            voice += sub.nextSine() * levels[0] * subLevelGain
+            voice += pedals[0] * levels[0] * subLevelGain
             voice += (bassIsSine ? bass.nextSine() : bass.nextTriangle()) * bassLevel * bassLevelGain
             let fade = advanceFade()
             voiceBuffer[n] = voice * (breathGain * swap * fade)
-            droneBuffer[n] = (droneRoot.nextSine() + 0.7 * droneFifth.nextSine()) * droneGain * fade
+            droneBuffer[n] = (pedals[1] + 0.7 * pedals[2]) * droneGain * fade
             dryGains[n] = dryGain
             wetGains[n] = wetMix * swap
             rendered += 1
@@ -457,9 +455,7 @@ public final class DroneSynthEngine: AudioEngine {
         bankLow = low
         bankCentre = centre
         bankHigh = high
-        self.sub = sub
-        self.droneRoot = droneRoot
-        self.droneFifth = droneFifth
+        self.pedal = pedal
         self.levels = levels
         self.gates = gates
         if gliding {
@@ -473,6 +469,52 @@ public final class DroneSynthEngine: AudioEngine {
             // A run cut short by a pack change leaves the breath up to 15 samples (0.3 ms) ahead: inaudible.
         }
         return rendered
+    }
+
+    /// `renderVoice` while nothing but levels moves (the face present and settled in, no glide, pack
+    /// change or arpeggio): the same sound with the fade, dip and step logic left out of the loop.
+    @inline(__always)
+    func renderSteadyVoice(at offset: Int, count: Int) {
+        let lc = levelCoefficient, gc = gateCoefficient
+        let subLevelGain = presetValues[Slot.subLevel] * Self.subGain
+        let bassLevelGain = presetValues[Slot.bassLevel] * Self.bassGain
+        let droneGain = presetValues[Slot.droneLevel] * Self.droneGain
+        let breathDepth = presetValues[Slot.breathDepth]
+        let wetMix = presetValues[Slot.reverbMix]
+        let toneGain = Self.toneGain * (1 / 3)
+        let bassIsSine = bass.waveform == .sine
+        let breathStart = breathValue
+        breath.skip(count)
+        breathValue = breath.value
+        let breathStep = (breathValue - breathStart) / Float(count)
+        var low = bankLow, centre = bankCentre, high = bankHigh
+        var pedal = self.pedal, bass = self.bass
+        var levels = self.levels, gates = self.gates, bassLevel = self.bassLevel
+        let levelTargets = self.levelTargets, gateTargets = self.gateTargets, bassTarget = self.bassTarget
+        let voiceOut = voiceBuffer + offset, droneOut = droneBuffer + offset
+        for n in 0..<count {
+            levels += (levelTargets - levels) * lc
+            gates += (gateTargets - gates) * gc
+            let tones = (Self.nextBankSample(&low, &centre, &high) * (levels * gates)).sum()
+            bassLevel = rtOnePole(bassLevel, target: bassTarget, coefficient: lc)
+            let breathGain = 1 - breathDepth * 0.5 * (1 - (breathStart + breathStep * Float(n)))
+            let pedals = pedal.nextSample()
+            var voice = tones * toneGain
+            voice += pedals[0] * levels[0] * subLevelGain
+            voice += (bassIsSine ? bass.nextSine() : bass.nextTriangle()) * bassLevel * bassLevelGain
+            voiceOut[n] = voice * breathGain
+            droneOut[n] = (pedals[1] + 0.7 * pedals[2]) * droneGain
+        }
+        (dryGains + offset).update(repeating: 1 - wetMix, count: count)
+        (wetGains + offset).update(repeating: wetMix, count: count)
+        bankLow = low
+        bankCentre = centre
+        bankHigh = high
+        self.pedal = pedal
+        self.bass = bass
+        self.levels = levels
+        self.gates = gates
+        self.bassLevel = bassLevel
     }
 
     /// The six banks' next sample (sum of their three oscillators), per lane.
@@ -655,9 +697,7 @@ public final class DroneSynthEngine: AudioEngine {
         bassFrequency.current = bassFrequency.target
         droneFrequencies.root = droneFrequencies.rootTarget
         droneFrequencies.fifth = droneFrequencies.fifthTarget
-        sub.setFrequency(subFrequency.current)
-        droneRoot.setFrequency(droneFrequencies.root)
-        droneFifth.setFrequency(droneFrequencies.fifth)
+        pedal.setFrequencies(SIMD4(subFrequency.current, droneFrequencies.root, droneFrequencies.fifth, 0))
         bass.setFrequency(bassFrequency.current)
         glidesSettled = true
     }
