@@ -51,6 +51,9 @@ public final class BrickwallLimiter: StereoProcessor {
     @exclusivity(unchecked) @usableFromInline var queueTail = 0
     @exclusivity(unchecked) @usableFromInline var frame = 0
     @exclusivity(unchecked) @usableFromInline var gainSum: Double = 1
+    @exclusivity(unchecked) @usableFromInline var windowLength: Double = 2  // L + 1
+    // Not limiting and fully released: every q and r in the window is exactly 1.
+    @exclusivity(unchecked) @usableFromInline var settled = false
     @exclusivity(unchecked) @usableFromInline var releasedGain: Float = 1
     @exclusivity(unchecked) @usableFromInline var outputGain: Float = 1
     @exclusivity(unchecked) @usableFromInline var lastOutputCeiling: Float = 1
@@ -128,6 +131,7 @@ public final class BrickwallLimiter: StereoProcessor {
     public func prepare(_ spec: ProcessSpec) {
         sampleRate = Float(spec.sampleRate)
         window = max(1, Int((lookahead * spec.sampleRate).rounded()))
+        windowLength = Double(window + 1)
         var capacity = 2
         while capacity < window + 2 { capacity <<= 1 }
         ringMask = capacity - 1
@@ -159,6 +163,7 @@ public final class BrickwallLimiter: StereoProcessor {
         queueTail = 0
         frame = 0
         gainSum = Double(window + 1)
+        settled = false  // the queue starts empty
         releasedGain = 1
         outputGain = 1
         lastOutputCeiling = ceilingLinear
@@ -180,45 +185,66 @@ public final class BrickwallLimiter: StereoProcessor {
         let peak = max(abs(inLeft), abs(inRight))
         let required = peak > ceilingNow ? ceilingNow / peak : 1
 
-        // Running minimum of `required` over frames n−L … n (monotonic queue).
-        // (No `&&`: its autoclosure would retain self on the audio thread.)
-        while queueTail != queueHead {
-            if queueValues[(queueTail &- 1) & ringMask] < required { break }
-            queueTail &-= 1
-        }
-        queueIndices[queueTail & ringMask] = n
-        queueValues[queueTail & ringMask] = required
-        queueTail &+= 1
-        while queueIndices[queueHead & ringMask] < n &- window {
-            queueHead &+= 1
-        }
-        let windowMinimum = queueValues[queueHead & ringMask]
-
-        // Instant fall, exponential release; stays ≤ windowMinimum.
-        if windowMinimum < releasedGain {
-            releasedGain = windowMinimum
-        } else {
-            releasedGain += releaseCoefficient * (windowMinimum - releasedGain)
-        }
-
-        // Moving average of the released gain over the same L + 1 frames.
         let slot = n & ringMask
-        let leaving = releasedGains[(n &- window &- 1) & ringMask]
-        releasedGains[slot] = releasedGain
-        if slot == 0 {
-            // Re-sum exactly once per ring cycle so rounding never drifts.
-            var exact: Double = 0
-            var k = n &- window
-            while k != n &+ 1 {
-                exact += Double(releasedGains[k & ringMask])
-                k &+= 1
-            }
-            gainSum = exact
+        // Settled (see `settled`) and still not limiting: the general path below
+        // would refresh the queue entry's frame, keep r = 1, add 1 − 1 to the sum and
+        // apply a gain of exactly 1, which is all this does.
+        if settled && required == 1 {
+            queueIndices[queueHead & ringMask] = n
+            releasedGains[slot] = 1
+            outputGain = 1
         } else {
-            gainSum += Double(releasedGain) - Double(leaving)
+            // Running minimum of `required` over frames n−L … n (monotonic queue).
+            // (No `&&`: its autoclosure would retain self on the audio thread.)
+            while queueTail != queueHead {
+                if queueValues[(queueTail &- 1) & ringMask] < required { break }
+                queueTail &-= 1
+            }
+            queueIndices[queueTail & ringMask] = n
+            queueValues[queueTail & ringMask] = required
+            queueTail &+= 1
+            while queueIndices[queueHead & ringMask] < n &- window {
+                queueHead &+= 1
+            }
+            let windowMinimum = queueValues[queueHead & ringMask]
+
+            // Instant fall, exponential release; stays ≤ windowMinimum.
+            if windowMinimum < releasedGain {
+                releasedGain = windowMinimum
+            } else {
+                let next = releasedGain + releaseCoefficient * (windowMinimum - releasedGain)
+                // The release stalls one float step below 1 (the increment rounds
+                // away); finish it there, so a settled limiter applies exactly 1.
+                let stalled = next == releasedGain
+                releasedGain = stalled ? windowMinimum : next
+            }
+
+            // Moving average of the released gain over the same L + 1 frames.
+            let leaving = releasedGains[(n &- window &- 1) & ringMask]
+            releasedGains[slot] = releasedGain
+            if slot == 0 {
+                // Re-sum exactly once per ring cycle so rounding never drifts.
+                var exact: Double = 0
+                var k = n &- window
+                while k != n &+ 1 {
+                    exact += Double(releasedGains[k & ringMask])
+                    k &+= 1
+                }
+                gainSum = exact
+            } else {
+                gainSum += Double(releasedGain) - Double(leaving)
+            }
+            outputGain = Float(gainSum / windowLength)
+            // r = 1 implies this window's minimum is 1, so the queue holds one entry
+            // (of 1); a running sum of exactly L + 1 over values ≤ 1 means all are 1,
+            // since its rounding error stays far below one float step.
+            var nowSettled = false
+            if releasedGain == 1 {
+                if gainSum == windowLength { nowSettled = queueTail &- queueHead == 1 }
+            }
+            settled = nowSettled
         }
-        let gain = Float(gainSum / Double(window &+ 1))
-        outputGain = gain
+        let gain = outputGain
 
         // The frame leaving the look-ahead, with the ceiling it was measured against.
         let outSlot = (n &- window) & ringMask

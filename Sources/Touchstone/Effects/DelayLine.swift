@@ -52,7 +52,7 @@ public final class DelayLine: MonoProcessor {
     @exclusivity(unchecked) @usableFromInline var mixValue: Float = 0.5
     @exclusivity(unchecked) @usableFromInline var dampingTarget: Float = 1
     @exclusivity(unchecked) @usableFromInline var dampingValue: Float = 1
-    @exclusivity(unchecked) @usableFromInline var loopState: Float = 0
+    @exclusivity(unchecked) @usableFromInline var loopFilterState: Float = 0
 
     @exclusivity(unchecked) var delayTimeSetting: Float
     @exclusivity(unchecked) var dampingCutoffSetting: Float = 20_000
@@ -134,39 +134,80 @@ public final class DelayLine: MonoProcessor {
     public func reset() {
         buffer.update(repeating: 0, count: mask + 1)
         writeIndex = 0
-        loopState = 0
+        loopFilterState = 0
         delaySamples = delaySamplesTarget
         feedbackValue = feedbackTarget
         mixValue = mixTarget
         dampingValue = dampingTarget
     }
 
-    /// Processes one sample with the delay offset by `modulation` seconds (the
-    /// total is clamped to 2 samples … `maximumDelay` + 50 ms).
+    /// The per-sample state: smoothed delay (samples), feedback, mix, damping, the
+    /// loop filter and the write position.
+    @usableFromInline typealias LoopState = (delay: Float, feedback: Float, mix: Float, damping: Float, loop: Float, write: Int)
+    /// What stays fixed across a block: the buffer, its mask, the delay bounds, the
+    /// smoothing coefficients and the targets.
+    @usableFromInline typealias BlockConstants = (
+        buffer: UnsafeMutablePointer<Float>, mask: Int, sampleRate: Float, longest: Float,
+        delayCoefficient: Float, parameterCoefficient: Float,
+        delayTarget: Float, feedbackTarget: Float, mixTarget: Float, dampingTarget: Float
+    )
+
     @inlinable @inline(__always)
-    public func processSample(_ input: Float, modulation: Float) -> Float {
-        delaySamples += delaySmoothingCoefficient * (delaySamplesTarget - delaySamples)
-        feedbackValue += parameterSmoothingCoefficient * (feedbackTarget - feedbackValue)
-        mixValue += parameterSmoothingCoefficient * (mixTarget - mixValue)
-        dampingValue += parameterSmoothingCoefficient * (dampingTarget - dampingValue)
+    var loopState: LoopState {
+        get { (delaySamples, feedbackValue, mixValue, dampingValue, loopFilterState, writeIndex) }
+        set {
+            delaySamples = newValue.delay
+            feedbackValue = newValue.feedback
+            mixValue = newValue.mix
+            dampingValue = newValue.damping
+            loopFilterState = newValue.loop
+            writeIndex = newValue.write
+        }
+    }
+
+    @inlinable @inline(__always)
+    var blockConstants: BlockConstants {
+        (buffer, mask, sampleRate, maximumDelaySamples, delaySmoothingCoefficient, parameterSmoothingCoefficient,
+         delaySamplesTarget, feedbackTarget, mixTarget, dampingTarget)
+    }
+
+    /// One sample on state the caller holds in locals (so nothing is reloaded after
+    /// the store into the buffer).
+    @inlinable @inline(__always)
+    func step(_ input: Float, modulation: Float, _ s: inout LoopState, _ k: BlockConstants) -> Float {
+        s.delay += k.delayCoefficient * (k.delayTarget - s.delay)
+        s.feedback += k.parameterCoefficient * (k.feedbackTarget - s.feedback)
+        s.mix += k.parameterCoefficient * (k.mixTarget - s.mix)
+        s.damping += k.parameterCoefficient * (k.dampingTarget - s.damping)
 
         let shortest: Float = 2  // minimumDelaySamples (a type reference would touch class metadata)
-        var delay = delaySamples + modulation * sampleRate
+        var delay = s.delay + modulation * k.sampleRate
         delay = delay > shortest ? delay : shortest  // also catches NaN
-        delay = delay < maximumDelaySamples ? delay : maximumDelaySamples
+        delay = delay < k.longest ? delay : k.longest
         let whole = Int(delay)
         let fraction = delay - Float(whole)
         // Delay k reads the sample written k calls ago (writeIndex - k).
-        let newest = writeIndex &- whole
+        let newest = s.write &- whole
+        let buffer = k.buffer, mask = k.mask
         let delayed = HermiteInterpolation.interpolate(
             buffer[(newest &+ 1) & mask], buffer[newest & mask],
             buffer[(newest &- 1) & mask], buffer[(newest &- 2) & mask],
             at: fraction
         )
-        loopState = DenormalGuard.flush(loopState + dampingValue * (delayed - loopState))
-        buffer[writeIndex & mask] = DenormalGuard.flush(input + feedbackValue * loopState)
-        writeIndex = (writeIndex &+ 1) & mask
-        return input + mixValue * (delayed - input)
+        s.loop = DenormalGuard.flush(s.loop + s.damping * (delayed - s.loop))
+        buffer[s.write & mask] = DenormalGuard.flush(input + s.feedback * s.loop)
+        s.write = (s.write &+ 1) & mask
+        return input + s.mix * (delayed - input)
+    }
+
+    /// Processes one sample with the delay offset by `modulation` seconds (the
+    /// total is clamped to 2 samples … `maximumDelay` + 50 ms).
+    @inlinable @inline(__always)
+    public func processSample(_ input: Float, modulation: Float) -> Float {
+        var s = loopState
+        let output = step(input, modulation: modulation, &s, blockConstants)
+        loopState = s
+        return output
     }
 
     /// Processes one sample at the current delay time.
@@ -180,9 +221,13 @@ public final class DelayLine: MonoProcessor {
     @_noAllocation @_noLocks
     #endif
     public func process(_ buffer: UnsafeMutableBufferPointer<Float>) {
-        for i in buffer.indices {
-            buffer[i] = processSample(buffer[i], modulation: 0)
+        guard let base = buffer.baseAddress else { return }
+        var s = loopState
+        let k = blockConstants
+        for i in 0..<buffer.count {
+            base[i] = step(base[i], modulation: 0, &s, k)
         }
+        loopState = s
     }
 
     /// Processes a block in place with a per-sample delay offset in seconds
@@ -192,9 +237,13 @@ public final class DelayLine: MonoProcessor {
     #endif
     public func process(_ buffer: UnsafeMutableBufferPointer<Float>, modulation: UnsafeBufferPointer<Float>) {
         precondition(modulation.count >= buffer.count, "one modulation value per sample")
-        for i in buffer.indices {
-            buffer[i] = processSample(buffer[i], modulation: modulation[i])
+        guard let base = buffer.baseAddress, let offsets = modulation.baseAddress else { return }
+        var s = loopState
+        let k = blockConstants
+        for i in 0..<buffer.count {
+            base[i] = step(base[i], modulation: offsets[i], &s, k)
         }
+        loopState = s
     }
 
     func updateDelayTarget() {

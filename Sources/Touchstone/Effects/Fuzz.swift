@@ -115,9 +115,13 @@ public struct Fuzz: MonoProcessor {
     @_noAllocation @_noLocks
     #endif
     public mutating func process(_ buffer: UnsafeMutableBufferPointer<Float>) {
+        // A local copy keeps the smoothed values in registers: the stores into
+        // `buffer` could otherwise alias `self` and force a reload every sample.
+        var fuzz = self
         for i in buffer.indices {
-            buffer[i] = processSample(buffer[i])
+            buffer[i] = fuzz.processSample(buffer[i])
         }
+        self = fuzz
     }
 
     mutating func snapToTargets() {

@@ -1,0 +1,97 @@
+import Foundation
+import ProsperoTestSupport
+import Testing
+import Touchstone
+
+/// Pins the limiter (with its settled fast path) to a naive reference: the window
+/// minimum and the moving average recomputed over the whole look-ahead every frame.
+@Suite struct BrickwallLimiterReferenceTests {
+    static let sampleRate: Float = 48_000
+
+    struct Reference {
+        let window: Int
+        var spikeProtector = SpikeProtector()
+        var ceiling: Float, ceilingTarget: Float
+        let ceilingCoefficient = 1 - exp(-1 / (0.005 * BrickwallLimiterReferenceTests.sampleRate))
+        let releaseCoefficient: Float
+        var required: [Float] = []     // q per frame
+        var released: [Float] = []     // r per frame
+        var input: [(Float, Float, Float)] = []  // (left, right, ceiling) per frame
+        var releasedGain: Float = 1
+
+        init(window: Int, ceiling decibels: Float, release: Float) {
+            self.window = window
+            ceiling = pow(10, decibels / 20)
+            ceilingTarget = ceiling
+            releaseCoefficient = 1 - exp(-1 / (release * BrickwallLimiterReferenceTests.sampleRate))
+            spikeProtector.prepare(ProcessSpec(sampleRate: Double(BrickwallLimiterReferenceTests.sampleRate), maximumBlockSize: 512, channelCount: 2))
+        }
+
+        mutating func process(_ left: Float, _ right: Float) -> (Float, Float) {
+            let (l, r) = spikeProtector.processFrame(left: left.isFinite ? left : 0, right: right.isFinite ? right : 0)
+            ceiling += ceilingCoefficient * (ceilingTarget - ceiling)
+            let peak = max(abs(l), abs(r))
+            required.append(peak > ceiling ? ceiling / peak : 1)
+            input.append((l, r, ceiling))
+            let n = required.count - 1
+            let minimum = required[max(0, n - window)...n].min()!
+            if minimum < releasedGain {
+                releasedGain = minimum
+            } else {
+                let next = releasedGain + releaseCoefficient * (minimum - releasedGain)
+                releasedGain = next == releasedGain ? minimum : next  // a stalled release finishes
+            }
+            released.append(releasedGain)
+            var sum = 0.0
+            for k in (n - window)...n { sum += k < 0 ? 1 : Double(released[k]) }
+            let gain = Float(sum / Double(window + 1))
+            guard n >= window else { return (0, 0) }
+            let (dl, dr, c) = input[n - window]
+            return (min(max(dl * gain, -c), c), min(max(dr * gain, -c), c))
+        }
+    }
+
+    @Test(arguments: [Float(-6), -1])
+    func matchesTheNaiveReference(ceiling: Float) {
+        var random = SeededRandom(seed: 0xB1C_0000 + UInt64(-ceiling))
+        let spec = ProcessSpec(sampleRate: Double(Self.sampleRate), maximumBlockSize: 512, channelCount: 2)
+        let limiter = BrickwallLimiter(ceiling: ceiling, releaseTime: 0.02)
+        limiter.prepare(spec)
+        var reference = Reference(window: limiter.latencySamples, ceiling: ceiling, release: 0.02)
+        // Quiet passages (the settled path), loud bursts, spikes, and returns to quiet.
+        let count = 240_000
+        var left = [Float](repeating: 0, count: count), right = left
+        var level: Float = 0.1
+        for n in 0..<count {
+            if n % 12_000 == 0 { level = [0.05, 0.3, 0.9, 2, 8][Int(random.next() % 5)] }
+            left[n] = level * random.float(-1...1)
+            right[n] = level * random.float(-1...1) + (random.next() % 30_000 == 0 ? 50 : 0)
+        }
+        var outLeft = left, outRight = right
+        var worst: Float = 0
+        var settledFrames = 0
+        var start = 0
+        while start < count {
+            let end = min(count, start + 1 + Int(random.next() % 512))
+            if start >= 120_000 && start < 120_512 {
+                limiter.ceiling = ceiling - 4
+                reference.ceilingTarget = pow(10, (ceiling - 4) / 20)
+            }
+            outLeft.withUnsafeMutableBufferPointer { l in
+                outRight.withUnsafeMutableBufferPointer { r in
+                    limiter.process(left: UnsafeMutableBufferPointer(rebasing: l[start..<end]),
+                                    right: UnsafeMutableBufferPointer(rebasing: r[start..<end]))
+                }
+            }
+            if limiter.currentGain == 1 { settledFrames += 1 }
+            for n in start..<end {
+                let expected = reference.process(left[n], right[n])
+                worst = max(worst, abs(outLeft[n] - expected.0), abs(outRight[n] - expected.1))
+            }
+            start = end
+        }
+        print("limiter ceiling \(ceiling): largest difference from the naive reference \(worst), unity-gain blocks \(settledFrames)")
+        #expect(worst < 1e-5)
+        #expect(settledFrames > 10, "the quiet passages reached unity gain")
+    }
+}
