@@ -590,13 +590,23 @@ public final class DroneSynthEngine: AudioEngine {
 
     /// Control-rate work: sculpt and preset smoothing, filter targets, glide bookkeeping.
     func controlTick() {
-        for s in 0..<5 { sculpt[s] = rtOnePole(sculpt[s], target: sculptTargets[s], coefficient: sculptCoefficient) }
-        for s in 0..<Slot.count {
-            presetValues[s] = rtOnePole(presetValues[s], target: presetTargets[s], coefficient: presetCoefficient)
+        var moved = false
+        for s in 0..<5 {
+            let value = Self.approach(sculpt[s], sculptTargets[s], coefficient: sculptCoefficient)
+            if value != sculpt[s] { moved = true }
+            sculpt[s] = value
         }
-        // The octave shimmer follows the smoothed smile up to the (smoothed) brightness cap.
-        updateToneTargets()
-        updateFilterTargets()
+        for s in 0..<Slot.count {
+            let value = Self.approach(presetValues[s], presetTargets[s], coefficient: presetCoefficient)
+            if value != presetValues[s] { moved = true }
+            presetValues[s] = value
+        }
+        // Only while something moves: a face held still leaves the filters settled on their fast path.
+        if moved {
+            // The octave shimmer follows the smoothed smile up to the (smoothed) brightness cap.
+            updateToneTargets()
+            updateFilterTargets()
+        }
         if !glidesSettled {
             var settled = true
             for i in 0..<6 where abs(frequencies[i] - frequencyTargets[i]) > 1e-3 * frequencyTargets[i] { settled = false }
@@ -604,6 +614,14 @@ public final class DroneSynthEngine: AudioEngine {
             if abs(bassFrequency.current - bassFrequency.target) > 1e-3 * bassFrequency.target { settled = false }
             if settled { snapGlides() }
         }
+    }
+
+    /// One control-rate smoothing step that lands exactly on the target once within a millionth of it
+    /// (a plain one-pole in Float can stall one rounding step short and never settle).
+    @inline(__always)
+    static func approach(_ current: Float, _ target: Float, coefficient: Float) -> Float {
+        let next = rtOnePole(current, target: target, coefficient: coefficient)
+        return abs(target - next) <= 1e-6 * (abs(target) + 1e-3) ? target : next
     }
 
     func updateFilterTargets() {
