@@ -85,4 +85,30 @@ import Touchstone
         #expect(jumps.max()! < 0.011)
         #expect(tremolo.depth == 1)
     }
+
+    /// Stereo blocks draw slow LFOs as lines between points 8 samples apart: at depth 0.8 within
+    /// 0.4·(2π·f·8/fs)²/8 of the per-sample gain for a sine up to the 40 Hz limit, exactly per sample
+    /// above it; a triangle's corner is cut by a chord (0.4·4·slope, a corner rounded over 8 samples);
+    /// a square's jump becomes an 8-sample ramp ahead of its 2 ms smoother (≈ 4/96 of the step).
+    @Test(arguments: [(Waveform.sine, 7.5, Float(4e-6)), (.sine, 39, Float(9e-5)), (.triangle, 13, Float(1.8e-3)),
+                      (.square, 4, Float(0.04)), (.sine, 60, Float(0))])
+    func stereoBlocksFollowThePerSampleGain(_ waveform: Waveform, _ hz: Double, _ tolerance: Float) {
+        let spec = ProcessSpec(sampleRate: 48_000, maximumBlockSize: 256)
+        var blockwise = Tremolo(waveform: waveform, rate: .hertz(hz), depth: 0.8)
+        var reference = blockwise
+        blockwise.prepare(spec)
+        reference.prepare(spec)
+        var left = [Float](repeating: 1, count: 256)
+        var right = [Float](repeating: 0.5, count: 256)
+        var worst: Float = 0
+        for _ in 0..<200 {
+            for i in 0..<256 { left[i] = 1; right[i] = 0.5 }
+            left.withUnsafeMutableBufferPointer { l in right.withUnsafeMutableBufferPointer { r in blockwise.process(left: l, right: r) } }
+            for i in 0..<256 {
+                let g = reference.processSample(1)
+                worst = max(worst, abs(left[i] - g), abs(right[i] - 0.5 * g))
+            }
+        }
+        #expect(worst <= tolerance, "\(waveform) at \(hz) Hz: largest difference \(worst)")
+    }
 }

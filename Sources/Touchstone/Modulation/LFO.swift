@@ -137,10 +137,13 @@ public struct LFO: SignalGenerator, Sendable {
     }
 
     /// Advances `count` samples (≥ 0) without producing output, e.g. while a consumer is bypassed.
+    @inlinable
     public mutating func skip(_ count: Int) {
         guard count > 0 else { return }
         let p = phaseValue + increment * Double(count)
-        phaseValue = p - p.rounded(.down)
+        // p ≥ 0; below 2⁵³ (any count a caller could wait for) truncating through Int is the floor, and
+        // unlike `rounded(.down)` it is allowed on the audio thread's checked paths.
+        phaseValue = p < 9.0e15 ? p - Double(Int(p)) : 0
     }
 
     /// Fills `buffer` with bipolar samples.

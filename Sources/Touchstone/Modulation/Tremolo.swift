@@ -141,11 +141,45 @@ public struct Tremolo: MonoProcessor, StereoProcessor, Sendable {
     public mutating func process(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>) {
         precondition(left.count == right.count, "stereo buffers must have the same length")
         var tremolo = self
-        for i in left.indices {
-            let g = tremolo.nextGain()
-            left[i] *= g
-            right[i] *= g
+        if tremolo.lfo.frequency < Self.interpolationLimit && !tremolo.depthSmoother.isSmoothing {
+            tremolo.processInterpolated(left: left, right: right)
+        } else {
+            for i in left.indices {
+                let g = tremolo.nextGain()
+                left[i] *= g
+                right[i] *= g
+            }
         }
         self = tremolo
+    }
+
+    /// Below this LFO rate (Hz) stereo blocks read the LFO every `interpolationStep` samples and draw
+    /// the gain as a line in between: at depth 1 and 40 Hz (a 1/32 note at 300 BPM) the line is within
+    /// 1.1e-4 of the curve (−79 dB), at usual tremolo rates far closer; the jumps of edged shapes
+    /// become 8-sample ramps ahead of the edge smoother. Faster LFOs (audio-rate AM) run per sample.
+    public static let interpolationLimit = 40.0
+    @usableFromInline static var interpolationStep: Int { 8 }
+
+    @inlinable @inline(__always)
+    mutating func processInterpolated(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>) {
+        let depth = depthSmoother.current
+        let c = edgeCoefficient
+        var g = gain
+        var start = targetGain(lfo.value)
+        var i = 0
+        while i < left.count {
+            let run = min(Self.interpolationStep, left.count - i)
+            lfo.skip(run)
+            let end = 1 - depth * (0.5 - 0.5 * lfo.value)
+            let step = (end - start) / Float(run)
+            for k in 0..<run {
+                g += c * (start + step * Float(k) - g)
+                left[i + k] *= g
+                right[i + k] *= g
+            }
+            start = end
+            i += run
+        }
+        gain = g
     }
 }
