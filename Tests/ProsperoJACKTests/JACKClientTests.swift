@@ -27,9 +27,22 @@ import Testing
         return messages.map { TimedMIDI(frame: $0.frame - first.frame, bytes: $0.bytes) }
     }
 
-    @Test(.enabled(if: Peers.runnable("jackd", "jack_rec")))
-    func audioReachesARecordingClientWithPitchAndLevel() throws {
-        let server = try JACKTestServer()
+    /// One 2-second recording of the client's two sines by `jack_rec`, with what could have disturbed it.
+    struct SineRecording {
+        var audio: WAVAudio
+        var xruns: Int
+        var recorderOutput: String
+        var handler: SineHandler
+        var statistics: JACKClientStatistics
+        /// The server reported xruns, or jack_rec's disk thread fell behind: a loaded machine, not the client.
+        var isDisturbed: Bool {
+            xruns > 0 || recorderOutput.lowercased().contains("overrun") || recorderOutput.lowercased().contains("xrun")
+        }
+    }
+
+    static func recordSines() throws -> SineRecording {
+        // 1024-frame periods (21 ms deadlines): --no-realtime threads on a busy CI machine miss 5 ms ones.
+        let server = try JACKTestServer(period: 1024)
         let client = try JACKClient(configuration: server.configuration)
         let handler = SineHandler(leftFrequency: 440, rightFrequency: 660, peakDBFS: -12)
         try client.activate(handler: handler)
@@ -37,15 +50,36 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: file) }
         let recorder = try server.peer("jack_rec", ["-f", file, "-d", "2", "-b", "24", client.ports.leftOutput, client.ports.rightOutput])
         try waitUntil("jack_rec to finish", timeout: .seconds(10)) { !recorder.process.isRunning }
+        let statistics = client.statistics
         client.close()
-
         let audio = try WAVAudio(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        return SineRecording(audio: audio, xruns: statistics.xruns, recorderOutput: recorder.readOutput(),
+                             handler: handler, statistics: statistics)
+    }
+
+    /// The recording must be exact: pitch, level, and the sine in every period. A recording that the
+    /// machine's load disturbed (server xruns, recorder overruns) is made again, up to six times; the
+    /// first undisturbed one is judged in full, so a real dropout in the client still fails.
+    @Test(.enabled(if: Peers.runnable("jackd", "jack_rec")))
+    func audioReachesARecordingClientWithPitchAndLevel() throws {
+        var attempts: [SineRecording] = []
+        while attempts.count < 6 {
+            let recording = try Self.recordSines()
+            attempts.append(recording)
+            if !recording.isDisturbed { break }
+        }
+        guard let recording = attempts.last, !recording.isDisturbed else {
+            Issue.record("every recording was disturbed by the machine's load: \(attempts.map(\.xruns)) xruns")
+            return
+        }
+        if attempts.count > 1 { print("audio test: \(attempts.count - 1) disturbed recording(s) made again") }
+        let audio = recording.audio
         #expect(audio.sampleRate == 48_000)
         #expect(audio.channels.count == 2)
         #expect(audio.frameCount >= 48_000)
         for (channel, frequency) in [(0, 440.0), (1, 660.0)] {
             // Skip a period at either end, where the recorder may have joined or left mid-period.
-            let samples = Array(audio.channels[channel].dropFirst(512).dropLast(512))
+            let samples = Array(audio.channels[channel].dropFirst(1024).dropLast(1024))
             let measured = SignalMeasure.frequency(of: samples, sampleRate: 48_000)
             #expect(abs(measured - frequency) < 0.05, "channel \(channel): \(measured) Hz")
             let peakDB = SignalMeasure.sinePeakDBFS(samples)
@@ -56,9 +90,9 @@ import Testing
                 #expect(abs(periodDB - -12) < 0.3, "channel \(channel) at frame \(start): \(periodDB) dBFS")
             }
         }
-        #expect(handler.flushToZeroSeen.load(ordering: .relaxed) > 0)
-        #expect(handler.flushToZeroMissing.load(ordering: .relaxed) == 0)
-        #expect(client.statistics.silencedPeriods == 0)
+        #expect(recording.handler.flushToZeroSeen.load(ordering: .relaxed) > 0)
+        #expect(recording.handler.flushToZeroMissing.load(ordering: .relaxed) == 0)
+        #expect(recording.statistics.silencedPeriods == 0)
     }
 
     @Test(.enabled(if: Peers.runnable("jackd", "jack_midi_dump")))
