@@ -106,4 +106,20 @@ import Touchstone
         #expect(lanes.frequencies[1] == 0)
         #expect(abs(lanes.frequencies[2] - 21_600) < 0.01)
     }
+
+    /// The scalar oscillator clamps the same way: NaN stops it, +∞ runs it at the ceiling.
+    @Test(arguments: [Float.nan, -100, .infinity, 1e9])
+    func scalarOscillatorStaysFiniteForHostileFrequencies(_ hz: Float) {
+        for waveform in Self.waveforms {
+            var osc = BandLimitedOscillator(waveform: waveform, frequency: 440)
+            osc.prepare(Self.spec)
+            osc.setFrequency(hz)
+            for _ in 0..<480 {
+                let y = osc.nextSample()
+                #expect(y.isFinite && abs(y) < 2.1, "\(waveform) at \(hz) Hz: \(y)")
+            }
+            let expected: Float = hz > 0 ? 21_600 : 0
+            #expect(abs(osc.frequency - expected) < 0.01, "\(hz) Hz became \(osc.frequency) Hz")
+        }
+    }
 }

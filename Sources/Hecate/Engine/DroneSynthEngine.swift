@@ -398,19 +398,12 @@ public final class DroneSynthEngine: AudioEngine {
         }
         let lc = levelCoefficient, gc = gateCoefficient, fc = glideCoefficient
         let gliding = !glidesSettled
-        let subLevelGain = presetValues[Slot.subLevel] * Self.subGain
-        let bassLevelGain = presetValues[Slot.bassLevel] * Self.bassGain
-        let droneGain = presetValues[Slot.droneLevel] * Self.droneGain
-        let breathDepth = presetValues[Slot.breathDepth]
-        let wetMix = presetValues[Slot.reverbMix]
-        let dryGain = 1 - wetMix
+        let run = startRun(count: count)
+        let subLevelGain = run.subLevelGain, bassLevelGain = run.bassLevelGain, droneGain = run.droneGain
+        let breathDepth = run.breathDepth, breathStart = run.breathStart, breathStep = run.breathStep
+        let wetMix = run.wetMix, dryGain = 1 - wetMix
         let toneGain = Self.toneGain * (1 / 3)  // the mean of a bank's three oscillators
         let bassIsSine = bass.waveform == .sine
-        // The breath is read at both ends of the run and drawn as a line between them.
-        let breathStart = breathValue
-        breath.skip(count)
-        breathValue = breath.value
-        let breathStep = (breathValue - breathStart) / Float(count)
         var low = bankLow, centre = bankCentre, high = bankHigh
         var pedal = self.pedal
         var levels = self.levels, gates = self.gates, frequencies = self.frequencies
@@ -476,17 +469,12 @@ public final class DroneSynthEngine: AudioEngine {
     @inline(__always)
     func renderSteadyVoice(at offset: Int, count: Int) {
         let lc = levelCoefficient, gc = gateCoefficient
-        let subLevelGain = presetValues[Slot.subLevel] * Self.subGain
-        let bassLevelGain = presetValues[Slot.bassLevel] * Self.bassGain
-        let droneGain = presetValues[Slot.droneLevel] * Self.droneGain
-        let breathDepth = presetValues[Slot.breathDepth]
-        let wetMix = presetValues[Slot.reverbMix]
+        let run = startRun(count: count)
+        let subLevelGain = run.subLevelGain, bassLevelGain = run.bassLevelGain, droneGain = run.droneGain
+        let breathDepth = run.breathDepth, breathStart = run.breathStart, breathStep = run.breathStep
+        let wetMix = run.wetMix
         let toneGain = Self.toneGain * (1 / 3)
         let bassIsSine = bass.waveform == .sine
-        let breathStart = breathValue
-        breath.skip(count)
-        breathValue = breath.value
-        let breathStep = (breathValue - breathStart) / Float(count)
         var low = bankLow, centre = bankCentre, high = bankHigh
         var pedal = self.pedal, bass = self.bass
         var levels = self.levels, gates = self.gates, bassLevel = self.bassLevel
@@ -515,6 +503,28 @@ public final class DroneSynthEngine: AudioEngine {
         self.levels = levels
         self.gates = gates
         self.bassLevel = bassLevel
+    }
+
+    /// What stays fixed through one control run.
+    struct RunGains {
+        var subLevelGain: Float, bassLevelGain: Float, droneGain: Float, wetMix: Float
+        var breathDepth: Float, breathStart: Float, breathStep: Float
+    }
+
+    /// The run's gains from the smoothed preset values; advances the breathing LFO over the run, which
+    /// is read at both ends and drawn as a line between them.
+    @inline(__always)
+    func startRun(count: Int) -> RunGains {
+        let breathStart = breathValue
+        breath.skip(count)
+        breathValue = breath.value
+        return RunGains(
+            subLevelGain: presetValues[Slot.subLevel] * Self.subGain,
+            bassLevelGain: presetValues[Slot.bassLevel] * Self.bassGain,
+            droneGain: presetValues[Slot.droneLevel] * Self.droneGain,
+            wetMix: presetValues[Slot.reverbMix],
+            breathDepth: presetValues[Slot.breathDepth],
+            breathStart: breathStart, breathStep: (breathValue - breathStart) / Float(count))
     }
 
     /// The six banks' next sample (sum of their three oscillators), per lane.

@@ -79,8 +79,8 @@ public struct BandLimitedOscillator: SignalGenerator, Sendable {
     public mutating func setFrequency(_ hz: Float) {
         frequencyHz = hz
         let normalized = hz * inverseSampleRate
-        // max/min also turn NaN into a valid value.
-        increment = min(max(normalized, 0), Self.maximumNormalizedFrequency)
+        // Written so NaN (for which every comparison is false) becomes 0, not a NaN phase for ever.
+        increment = normalized > 0 ? min(normalized, Self.maximumNormalizedFrequency) : 0
     }
 
     /// Sets the pulse width target (0.01…0.99 of the period, clamped); it glides there over 5 ms.

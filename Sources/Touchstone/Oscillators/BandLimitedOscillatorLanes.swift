@@ -174,33 +174,27 @@ public struct BandLimitedOscillatorLanes: Sendable {
     /// Next band-limited pulse per lane, of width `pulseWidths`, DC removed (swings −2w…2 − 2w).
     @inlinable @inline(__always)
     public mutating func nextPulse() -> Vector {
-        let y = pulse(width: widths)
-        return y - (2 * widths - 1)
+        let t = phases
+        var u = t - widths
+        u = u.replacing(with: u + 1, where: u .< 0)
+        return twoSteps(rising: t, falling: u, high: t .< widths) - (2 * widths - 1)
     }
 
     /// Next band-limited square per lane (+1 first half, −1 second half).
     @inlinable @inline(__always)
     public mutating func nextSquare() -> Vector {
         let t = phases
-        var y = Vector(repeating: -1).replacing(with: 1, where: t .< 0.5)
         // t + 0.5 wrapped, rounded exactly as the scalar square does: near the falling edge the BLEP
         // magnifies the phase's rounding by 1/increment.
         var u = t + 0.5
         u = u.replacing(with: u - 1, where: u .>= 1)
-        if any(nearWrap(t) .| nearWrap(u)) {
-            y += blep(t)
-            y -= blep(u)
-        }
-        advance()
-        return y
+        return twoSteps(rising: t, falling: u, high: t .< 0.5)
     }
 
+    /// ±1 with a band-limited rising step where `rising` wraps and a falling one where `falling` wraps.
     @inlinable @inline(__always)
-    mutating func pulse(width: Vector) -> Vector {
-        let t = phases
-        var y = Vector(repeating: -1).replacing(with: 1, where: t .< width)
-        var u = t - width
-        u = u.replacing(with: u + 1, where: u .< 0)
+    mutating func twoSteps(rising t: Vector, falling u: Vector, high: SIMDMask<Vector.MaskStorage>) -> Vector {
+        var y = Vector(repeating: -1).replacing(with: 1, where: high)
         if any(nearWrap(t) .| nearWrap(u)) {
             y += blep(t)
             y -= blep(u)

@@ -67,23 +67,28 @@ public struct RotatingSineLanes: Sendable {
 
     /// The current frequencies in Hz per lane (after clamping).
     public var frequencies: Vector {
-        frequenciesHz.replacing(with: 0, where: .!(frequenciesHz .> 0))
-            .replacing(with: BandLimitedOscillator.maximumNormalizedFrequency / inverseSampleRate,
-                       where: frequenciesHz .> BandLimitedOscillator.maximumNormalizedFrequency / inverseSampleRate)
+        var hz = Vector()
+        for lane in 0..<4 { hz[lane] = Self.step(frequenciesHz[lane], inverseSampleRate) / inverseSampleRate }
+        return hz
     }
 
     /// Sets every lane's frequency in Hz (clamped to 0…0.45·fs; NaN becomes 0). Two polynomials per lane.
     @inlinable
     public mutating func setFrequencies(_ hz: Vector) {
         frequenciesHz = hz
-        let normalized = hz * inverseSampleRate
-        let step = normalized.replacing(with: 0, where: .!(normalized .> 0))
-            .replacing(with: BandLimitedOscillator.maximumNormalizedFrequency,
-                       where: normalized .> BandLimitedOscillator.maximumNormalizedFrequency)
         for lane in 0..<4 {
-            stepCosine[lane] = FastTrigonometry.cos(turns: step[lane])
-            stepSine[lane] = FastTrigonometry.sin(turns: step[lane])
+            let step = Self.step(hz[lane], inverseSampleRate)
+            stepCosine[lane] = FastTrigonometry.cos(turns: step)
+            stepSine[lane] = FastTrigonometry.sin(turns: step)
         }
+    }
+
+    /// Turns per sample for `hz`, clamped like `BandLimitedOscillator`'s increment.
+    @inlinable @inline(__always)
+    static func step(_ hz: Float, _ inverseSampleRate: Float) -> Float {
+        // NaN (and anything not above 0) becomes 0, +∞ the ceiling.
+        let normalized = hz * inverseSampleRate
+        return normalized > 0 ? min(normalized, BandLimitedOscillator.maximumNormalizedFrequency) : 0
     }
 
     /// Next sample per lane, sin(2π·phase), −1…1.
