@@ -185,76 +185,89 @@ public final class BrickwallLimiter: StereoProcessor {
         let peak = max(abs(inLeft), abs(inRight))
         let required = peak > ceilingNow ? ceilingNow / peak : 1
 
-        let slot = n & ringMask
+        // Fields used more than once go to locals: the stores into the rings could
+        // alias `self`, which would otherwise force a reload after each of them.
+        let mask = ringMask, window = self.window
+        let queueIndices = self.queueIndices, queueValues = self.queueValues
+        let releasedGains = self.releasedGains
+        let slot = n & mask
         // Settled (see `settled`) and still not limiting: the general path below
         // would refresh the queue entry's frame, keep r = 1, add 1 − 1 to the sum and
         // apply a gain of exactly 1, which is all this does.
         if settled && required == 1 {
-            queueIndices[queueHead & ringMask] = n
+            queueIndices[queueHead & mask] = n
             releasedGains[slot] = 1
             outputGain = 1
         } else {
             // Running minimum of `required` over frames n−L … n (monotonic queue).
             // (No `&&`: its autoclosure would retain self on the audio thread.)
-            while queueTail != queueHead {
-                if queueValues[(queueTail &- 1) & ringMask] < required { break }
-                queueTail &-= 1
+            var head = queueHead, tail = queueTail
+            while tail != head {
+                if queueValues[(tail &- 1) & mask] < required { break }
+                tail &-= 1
             }
-            queueIndices[queueTail & ringMask] = n
-            queueValues[queueTail & ringMask] = required
-            queueTail &+= 1
-            while queueIndices[queueHead & ringMask] < n &- window {
-                queueHead &+= 1
+            queueIndices[tail & mask] = n
+            queueValues[tail & mask] = required
+            tail &+= 1
+            while queueIndices[head & mask] < n &- window {
+                head &+= 1
             }
-            let windowMinimum = queueValues[queueHead & ringMask]
+            queueHead = head
+            queueTail = tail
+            let windowMinimum = queueValues[head & mask]
 
             // Instant fall, exponential release; stays ≤ windowMinimum.
-            if windowMinimum < releasedGain {
-                releasedGain = windowMinimum
+            var released = releasedGain
+            if windowMinimum < released {
+                released = windowMinimum
             } else {
-                let next = releasedGain + releaseCoefficient * (windowMinimum - releasedGain)
+                let next = released + releaseCoefficient * (windowMinimum - released)
                 // The release stalls one float step below 1 (the increment rounds
                 // away); finish it there, so a settled limiter applies exactly 1.
-                let stalled = next == releasedGain
-                releasedGain = stalled ? windowMinimum : next
+                let stalled = next == released
+                released = stalled ? windowMinimum : next
             }
+            releasedGain = released
 
             // Moving average of the released gain over the same L + 1 frames.
-            let leaving = releasedGains[(n &- window &- 1) & ringMask]
-            releasedGains[slot] = releasedGain
+            let leaving = releasedGains[(n &- window &- 1) & mask]
+            releasedGains[slot] = released
+            var sum: Double
             if slot == 0 {
                 // Re-sum exactly once per ring cycle so rounding never drifts.
-                var exact: Double = 0
+                sum = 0
                 var k = n &- window
                 while k != n &+ 1 {
-                    exact += Double(releasedGains[k & ringMask])
+                    sum += Double(releasedGains[k & mask])
                     k &+= 1
                 }
-                gainSum = exact
             } else {
-                gainSum += Double(releasedGain) - Double(leaving)
+                sum = gainSum + (Double(released) - Double(leaving))
             }
-            outputGain = Float(gainSum / windowLength)
+            gainSum = sum
+            let length = windowLength
+            outputGain = Float(sum / length)
             // r = 1 implies this window's minimum is 1, so the queue holds one entry
             // (of 1); a running sum of exactly L + 1 over values ≤ 1 means all are 1,
             // since its rounding error stays far below one float step.
             var nowSettled = false
-            if releasedGain == 1 {
-                if gainSum == windowLength { nowSettled = queueTail &- queueHead == 1 }
+            if released == 1 {
+                if sum == length { nowSettled = tail &- head == 1 }
             }
             settled = nowSettled
         }
         let gain = outputGain
 
         // The frame leaving the look-ahead, with the ceiling it was measured against.
-        let outSlot = (n &- window) & ringMask
+        let outSlot = (n &- window) & mask
+        let delayedLeft = self.delayedLeft, delayedRight = self.delayedRight, delayedCeiling = self.delayedCeiling
         let ceilingThen = delayedCeiling[outSlot]
-        lastOutputCeiling = ceilingThen
         var outLeft = delayedLeft[outSlot] * gain
         var outRight = delayedRight[outSlot] * gain
         delayedLeft[slot] = inLeft
         delayedRight[slot] = inRight
         delayedCeiling[slot] = ceilingNow
+        lastOutputCeiling = ceilingThen
         frame = n &+ 1
 
         let peakOut = max(abs(outLeft), abs(outRight))
