@@ -170,113 +170,213 @@ public final class BrickwallLimiter: StereoProcessor {
         spikeProtector.reset()
     }
 
+    /// The per-frame state, gathered so a block can carry it in registers; see `step`.
+    @usableFromInline @frozen
+    struct FrameState {
+        @usableFromInline var frame: Int
+        @usableFromInline var queueHead: Int
+        @usableFromInline var queueTail: Int
+        @usableFromInline var gainSum: Double
+        @usableFromInline var settled: Bool
+        @usableFromInline var releasedGain: Float
+        @usableFromInline var outputGain: Float
+        @usableFromInline var lastOutputCeiling: Float
+        @usableFromInline var ceilingLinear: Float
+        @usableFromInline var safetyClampEngagements: Int
+        @usableFromInline var spikeProtector: SpikeProtector
+
+        @inlinable
+        init(frame: Int, queueHead: Int, queueTail: Int, gainSum: Double, settled: Bool, releasedGain: Float, outputGain: Float, lastOutputCeiling: Float, ceilingLinear: Float, safetyClampEngagements: Int, spikeProtector: SpikeProtector) {
+            self.frame = frame
+            self.queueHead = queueHead
+            self.queueTail = queueTail
+            self.gainSum = gainSum
+            self.settled = settled
+            self.releasedGain = releasedGain
+            self.outputGain = outputGain
+            self.lastOutputCeiling = lastOutputCeiling
+            self.ceilingLinear = ceilingLinear
+            self.safetyClampEngagements = safetyClampEngagements
+            self.spikeProtector = spikeProtector
+        }
+
+        /// One frame of the algorithm in the limiter's documentation. (A method of the state, not a static
+        /// of the class: a class's static cannot be called on the checked audio path.)
+        @inlinable @inline(__always)
+        mutating func step(_ k: FrameSetup, left: Float, right: Float) -> (left: Float, right: Float) {
+            var inLeft = left.isFinite ? left : 0
+            var inRight = right.isFinite ? right : 0
+            if k.spikeProtectionEnabled {
+                (inLeft, inRight) = self.spikeProtector.processFrame(left: inLeft, right: inRight)
+            }
+            self.ceilingLinear += k.ceilingCoefficient * (k.ceilingTarget - self.ceilingLinear)
+            let ceilingNow = self.ceilingLinear
+
+            let n = self.frame
+            let peak = max(abs(inLeft), abs(inRight))
+            let required = peak > ceilingNow ? ceilingNow / peak : 1
+            let mask = k.mask, window = k.window
+            let slot = n & mask
+            // Settled (see `settled`) and still not limiting: the general path below
+            // would refresh the queue entry's frame, keep r = 1, add 1 − 1 to the sum and
+            // apply a gain of exactly 1, which is all this does.
+            if self.settled && required == 1 {
+                k.queueIndices[self.queueHead & mask] = n
+                k.releasedGains[slot] = 1
+                self.outputGain = 1
+            } else {
+                // Running minimum of `required` over frames n−L … n (monotonic queue).
+                var head = self.queueHead, tail = self.queueTail
+                while tail != head {
+                    if k.queueValues[(tail &- 1) & mask] < required { break }
+                    tail &-= 1
+                }
+                k.queueIndices[tail & mask] = n
+                k.queueValues[tail & mask] = required
+                tail &+= 1
+                while k.queueIndices[head & mask] < n &- window {
+                    head &+= 1
+                }
+                self.queueHead = head
+                self.queueTail = tail
+                let windowMinimum = k.queueValues[head & mask]
+
+                // Instant fall, exponential release; stays ≤ windowMinimum.
+                var released = self.releasedGain
+                if windowMinimum < released {
+                    released = windowMinimum
+                } else {
+                    let next = released + k.releaseCoefficient * (windowMinimum - released)
+                    // The release stalls one float step below 1 (the increment rounds
+                    // away); finish it there, so a settled limiter applies exactly 1.
+                    let stalled = next == released
+                    released = stalled ? windowMinimum : next
+                }
+                self.releasedGain = released
+
+                // Moving average of the released gain over the same L + 1 frames.
+                let leaving = k.releasedGains[(n &- window &- 1) & mask]
+                k.releasedGains[slot] = released
+                var sum: Double
+                if slot == 0 {
+                    // Re-sum exactly once per ring cycle so rounding never drifts.
+                    sum = 0
+                    var j = n &- window
+                    while j != n &+ 1 {
+                        sum += Double(k.releasedGains[j & mask])
+                        j &+= 1
+                    }
+                } else {
+                    sum = self.gainSum + (Double(released) - Double(leaving))
+                }
+                self.gainSum = sum
+                self.outputGain = Float(sum / k.windowLength)
+                // r = 1 implies this window's minimum is 1, so the queue holds one entry
+                // (of 1); a running sum of exactly L + 1 over values ≤ 1 means all are 1,
+                // since its rounding error stays far below one float step.
+                var nowSettled = false
+                if released == 1 {
+                    if sum == k.windowLength { nowSettled = tail &- head == 1 }
+                }
+                self.settled = nowSettled
+            }
+            let gain = self.outputGain
+
+            // The frame leaving the look-ahead, with the ceiling it was measured against.
+            let outSlot = (n &- window) & mask
+            let ceilingThen = k.delayedCeiling[outSlot]
+            var outLeft = k.delayedLeft[outSlot] * gain
+            var outRight = k.delayedRight[outSlot] * gain
+            k.delayedLeft[slot] = inLeft
+            k.delayedRight[slot] = inRight
+            k.delayedCeiling[slot] = ceilingNow
+            self.lastOutputCeiling = ceilingThen
+            self.frame = n &+ 1
+
+            let peakOut = max(abs(outLeft), abs(outRight))
+            if peakOut > ceilingThen {
+                if peakOut > ceilingThen * 1.000_01 { self.safetyClampEngagements &+= 1 }
+                outLeft = min(max(outLeft, -ceilingThen), ceilingThen)
+                outRight = min(max(outRight, -ceilingThen), ceilingThen)
+            }
+            return (outLeft, outRight)
+        }
+    }
+
+    /// What a frame reads but never changes: the rings and the coefficients.
+    @usableFromInline @frozen
+    struct FrameSetup {
+        @usableFromInline var mask: Int
+        @usableFromInline var window: Int
+        @usableFromInline var windowLength: Double
+        @usableFromInline var delayedLeft: UnsafeMutablePointer<Float>
+        @usableFromInline var delayedRight: UnsafeMutablePointer<Float>
+        @usableFromInline var delayedCeiling: UnsafeMutablePointer<Float>
+        @usableFromInline var releasedGains: UnsafeMutablePointer<Float>
+        @usableFromInline var queueIndices: UnsafeMutablePointer<Int>
+        @usableFromInline var queueValues: UnsafeMutablePointer<Float>
+        @usableFromInline var ceilingTarget: Float
+        @usableFromInline var ceilingCoefficient: Float
+        @usableFromInline var releaseCoefficient: Float
+        @usableFromInline var spikeProtectionEnabled: Bool
+
+        @inlinable
+        init(mask: Int, window: Int, windowLength: Double, delayedLeft: UnsafeMutablePointer<Float>, delayedRight: UnsafeMutablePointer<Float>, delayedCeiling: UnsafeMutablePointer<Float>, releasedGains: UnsafeMutablePointer<Float>, queueIndices: UnsafeMutablePointer<Int>, queueValues: UnsafeMutablePointer<Float>, ceilingTarget: Float, ceilingCoefficient: Float, releaseCoefficient: Float, spikeProtectionEnabled: Bool) {
+            self.mask = mask
+            self.window = window
+            self.windowLength = windowLength
+            self.delayedLeft = delayedLeft
+            self.delayedRight = delayedRight
+            self.delayedCeiling = delayedCeiling
+            self.releasedGains = releasedGains
+            self.queueIndices = queueIndices
+            self.queueValues = queueValues
+            self.ceilingTarget = ceilingTarget
+            self.ceilingCoefficient = ceilingCoefficient
+            self.releaseCoefficient = releaseCoefficient
+            self.spikeProtectionEnabled = spikeProtectionEnabled
+        }
+    }
+
+    @inlinable
+    var frameState: FrameState {
+        get {
+            FrameState(frame: frame, queueHead: queueHead, queueTail: queueTail, gainSum: gainSum, settled: settled,
+                       releasedGain: releasedGain, outputGain: outputGain, lastOutputCeiling: lastOutputCeiling,
+                       ceilingLinear: ceilingLinear, safetyClampEngagements: safetyClampEngagements,
+                       spikeProtector: spikeProtector)
+        }
+        set {
+            frame = newValue.frame
+            queueHead = newValue.queueHead
+            queueTail = newValue.queueTail
+            gainSum = newValue.gainSum
+            settled = newValue.settled
+            releasedGain = newValue.releasedGain
+            outputGain = newValue.outputGain
+            lastOutputCeiling = newValue.lastOutputCeiling
+            ceilingLinear = newValue.ceilingLinear
+            safetyClampEngagements = newValue.safetyClampEngagements
+            spikeProtector = newValue.spikeProtector
+        }
+    }
+
+    @inlinable
+    var frameSetup: FrameSetup {
+        FrameSetup(mask: ringMask, window: window, windowLength: windowLength,
+                   delayedLeft: delayedLeft, delayedRight: delayedRight, delayedCeiling: delayedCeiling,
+                   releasedGains: releasedGains, queueIndices: queueIndices, queueValues: queueValues,
+                   ceilingTarget: ceilingTargetLinear, ceilingCoefficient: ceilingSmoothingCoefficient,
+                   releaseCoefficient: releaseCoefficient, spikeProtectionEnabled: spikeProtectionEnabled)
+    }
+
     /// Processes one stereo frame; the output is the input from `latencySamples` frames ago.
     @inlinable @inline(__always)
     public func processFrame(left: Float, right: Float) -> (left: Float, right: Float) {
-        var inLeft = left.isFinite ? left : 0
-        var inRight = right.isFinite ? right : 0
-        if spikeProtectionEnabled {
-            (inLeft, inRight) = spikeProtector.processFrame(left: inLeft, right: inRight)
-        }
-        ceilingLinear += ceilingSmoothingCoefficient * (ceilingTargetLinear - ceilingLinear)
-        let ceilingNow = ceilingLinear
-
-        let n = frame
-        let peak = max(abs(inLeft), abs(inRight))
-        let required = peak > ceilingNow ? ceilingNow / peak : 1
-
-        // Fields used more than once go to locals: the stores into the rings could
-        // alias `self`, which would otherwise force a reload after each of them.
-        let mask = ringMask, window = self.window
-        let queueIndices = self.queueIndices, queueValues = self.queueValues
-        let releasedGains = self.releasedGains
-        let slot = n & mask
-        // Settled (see `settled`) and still not limiting: the general path below
-        // would refresh the queue entry's frame, keep r = 1, add 1 − 1 to the sum and
-        // apply a gain of exactly 1, which is all this does.
-        if settled && required == 1 {
-            queueIndices[queueHead & mask] = n
-            releasedGains[slot] = 1
-            outputGain = 1
-        } else {
-            // Running minimum of `required` over frames n−L … n (monotonic queue).
-            // (No `&&`: its autoclosure would retain self on the audio thread.)
-            var head = queueHead, tail = queueTail
-            while tail != head {
-                if queueValues[(tail &- 1) & mask] < required { break }
-                tail &-= 1
-            }
-            queueIndices[tail & mask] = n
-            queueValues[tail & mask] = required
-            tail &+= 1
-            while queueIndices[head & mask] < n &- window {
-                head &+= 1
-            }
-            queueHead = head
-            queueTail = tail
-            let windowMinimum = queueValues[head & mask]
-
-            // Instant fall, exponential release; stays ≤ windowMinimum.
-            var released = releasedGain
-            if windowMinimum < released {
-                released = windowMinimum
-            } else {
-                let next = released + releaseCoefficient * (windowMinimum - released)
-                // The release stalls one float step below 1 (the increment rounds
-                // away); finish it there, so a settled limiter applies exactly 1.
-                let stalled = next == released
-                released = stalled ? windowMinimum : next
-            }
-            releasedGain = released
-
-            // Moving average of the released gain over the same L + 1 frames.
-            let leaving = releasedGains[(n &- window &- 1) & mask]
-            releasedGains[slot] = released
-            var sum: Double
-            if slot == 0 {
-                // Re-sum exactly once per ring cycle so rounding never drifts.
-                sum = 0
-                var k = n &- window
-                while k != n &+ 1 {
-                    sum += Double(releasedGains[k & mask])
-                    k &+= 1
-                }
-            } else {
-                sum = gainSum + (Double(released) - Double(leaving))
-            }
-            gainSum = sum
-            let length = windowLength
-            outputGain = Float(sum / length)
-            // r = 1 implies this window's minimum is 1, so the queue holds one entry
-            // (of 1); a running sum of exactly L + 1 over values ≤ 1 means all are 1,
-            // since its rounding error stays far below one float step.
-            var nowSettled = false
-            if released == 1 {
-                if sum == length { nowSettled = tail &- head == 1 }
-            }
-            settled = nowSettled
-        }
-        let gain = outputGain
-
-        // The frame leaving the look-ahead, with the ceiling it was measured against.
-        let outSlot = (n &- window) & mask
-        let delayedLeft = self.delayedLeft, delayedRight = self.delayedRight, delayedCeiling = self.delayedCeiling
-        let ceilingThen = delayedCeiling[outSlot]
-        var outLeft = delayedLeft[outSlot] * gain
-        var outRight = delayedRight[outSlot] * gain
-        delayedLeft[slot] = inLeft
-        delayedRight[slot] = inRight
-        delayedCeiling[slot] = ceilingNow
-        lastOutputCeiling = ceilingThen
-        frame = n &+ 1
-
-        let peakOut = max(abs(outLeft), abs(outRight))
-        if peakOut > ceilingThen {
-            if peakOut > ceilingThen * 1.000_01 { safetyClampEngagements &+= 1 }
-            outLeft = min(max(outLeft, -ceilingThen), ceilingThen)
-            outRight = min(max(outRight, -ceilingThen), ceilingThen)
-        }
-        return (outLeft, outRight)
+        var state = frameState
+        let out = state.step(frameSetup, left: left, right: right)
+        frameState = state
+        return out
     }
 
     /// Processes two channel buffers in place (equal length, at most the prepared block size).
@@ -285,10 +385,14 @@ public final class BrickwallLimiter: StereoProcessor {
     #endif
     public func process(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>) {
         precondition(left.count == right.count, "stereo buffers must have the same length")
+        // The state rides in locals through the block: the ring stores cannot alias them.
+        var state = frameState
+        let setup = frameSetup
         for i in left.indices {
-            let out = processFrame(left: left[i], right: right[i])
+            let out = state.step(setup, left: left[i], right: right[i])
             left[i] = out.left
             right[i] = out.right
         }
+        frameState = state
     }
 }
