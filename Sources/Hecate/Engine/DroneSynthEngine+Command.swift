@@ -55,6 +55,7 @@ extension DroneSynthEngine {
             sculptTargets[2] = Self.unit(a.formantF1)
             sculptTargets[3] = Self.unit(a.formantF2)
             sculptTargets[4] = Self.unit(a.brightness)
+            controlSettled = false
             updateToneTargets()
         case .toneLevel(let tone, let level):
             faceLevels[Self.index(of: tone)] = Self.unit(level)
@@ -71,6 +72,7 @@ extension DroneSynthEngine {
             case .brightness: slot = 4
             }
             sculptTargets[slot] = Self.unit(amount)
+            controlSettled = false
             if slot == 4 { updateToneTargets() }
         case .chord(let degree):
             degreeIndex = degree.rawValue - 1
@@ -101,6 +103,7 @@ extension DroneSynthEngine {
         case .reverbMix(let mix):
             guard mix.isFinite else { return }
             presetTargets[Slot.reverbMix] = min(max(mix, 0), 1)
+            controlSettled = false
         case .output(let playAlong, let route):
             limiter.ceiling = Float(route.limiterCeiling(playAlong: playAlong))
         case .preset(let preset):

@@ -152,6 +152,9 @@ public final class DroneSynthEngine: AudioEngine {
     @exclusivity(unchecked) var sculptCoefficient: Float = 1
     @exclusivity(unchecked) var presetCoefficient: Float = 1
     @exclusivity(unchecked) var controlCountdown = 0
+    /// Sculpt amounts and preset values sit on their targets: control ticks skip their smoothing.
+    /// Cleared by every write to a target.
+    @exclusivity(unchecked) var controlSettled = false
     @exclusivity(unchecked) var glidesSettled = false
 
     @exclusivity(unchecked) var sumOfSquares: Double = 0
@@ -294,6 +297,7 @@ public final class DroneSynthEngine: AudioEngine {
         snapGlides()
         for s in 0..<Slot.count { presetValues[s] = presetTargets[s] }
         for s in 0..<5 { sculpt[s] = sculptTargets[s] }
+        controlSettled = false
         updateFilterTargets()
         bassLevel = bassTarget
         faceFade = 0
@@ -601,6 +605,21 @@ public final class DroneSynthEngine: AudioEngine {
     /// Control-rate work: sculpt and preset smoothing, filter targets, glide bookkeeping.
     func controlTick() {
         var moved = false
+        if !controlSettled {
+            smoothControls(moved: &moved)
+            controlSettled = !moved
+        }
+        // Only while something moves: a face held still leaves the filters settled on their fast path.
+        if moved {
+            // The octave shimmer follows the smoothed smile up to the (smoothed) brightness cap.
+            updateToneTargets()
+            updateFilterTargets()
+        }
+        settleGlides()
+    }
+
+    /// One smoothing step of the sculpt amounts and preset values; `moved` tells whether any changed.
+    func smoothControls(moved: inout Bool) {
         for s in 0..<5 {
             let value = Self.approach(sculpt[s], sculptTargets[s], coefficient: sculptCoefficient)
             if value != sculpt[s] { moved = true }
@@ -611,12 +630,10 @@ public final class DroneSynthEngine: AudioEngine {
             if value != presetValues[s] { moved = true }
             presetValues[s] = value
         }
-        // Only while something moves: a face held still leaves the filters settled on their fast path.
-        if moved {
-            // The octave shimmer follows the smoothed smile up to the (smoothed) brightness cap.
-            updateToneTargets()
-            updateFilterTargets()
-        }
+    }
+
+    /// Snaps the glides once they are within 0.1 % of their targets.
+    func settleGlides() {
         if !glidesSettled {
             var settled = true
             for i in 0..<6 where abs(frequencies[i] - frequencyTargets[i]) > 1e-3 * frequencyTargets[i] { settled = false }
@@ -795,6 +812,7 @@ public final class DroneSynthEngine: AudioEngine {
     }
 
     func writePresetTargets(_ p: VoicePreset) {
+        controlSettled = false
         presetTargets[Slot.cutoffMin] = Float(p.filterCutoffMin)
         presetTargets[Slot.cutoffMax] = Float(p.filterCutoffMax)
         presetTargets[Slot.resonanceMin] = Float(p.filterResonanceMin)
