@@ -5,7 +5,7 @@
 //   prospero-bench osc [--seconds S]                                      OSC decoding, messages per second, one core
 //   prospero-bench midi [--seconds S]                                     SMF and MIDI stream parsing, MB/s
 //   prospero-bench alloc                                                  heap allocations per rendered block (must be 0)
-//   prospero-bench engines [--seconds S] [--only NAME]                    every AudioEngine through EngineHost: × real time, allocations
+//   prospero-bench engines [--seconds S] [--runs N] [--only NAME]         every AudioEngine through EngineHost: median × real time of N, allocations
 //   prospero-bench all                                                    osc, midi, alloc and engines as Markdown tables
 //
 // Build in release: `swift build -c release --product prospero-bench`. scripts/bench/compare runs these next to
@@ -65,7 +65,9 @@ case "alloc":
     let table = AllocationBench.run()
     print(table.markdown)
     if !table.allZero { exit(1) }
-case "engines": print(EngineBench.run(seconds: options.seconds ?? 20).markdown)
+case "engines":
+    EngineBench.timedRuns = options.runs
+    print(EngineBench.run(seconds: options.seconds ?? 20).markdown)
 case "all":
     print(OSCBench.run(seconds: options.seconds ?? 3).markdown)
     print(MIDIParsingBench.run(seconds: options.seconds ?? 3).markdown)
