@@ -397,7 +397,15 @@ public final class DroneSynthEngine: AudioEngine {
     @inline(__always)
     func renderVoice(at offset: Int, count: Int) -> Int {
         if !arpEnabled && glidesSettled && !isSwapPending && swapPosition >= 1 && faceFadeTarget > 0.5 && faceFadePosition >= 1 {
-            renderSteadyVoice(at: offset, count: count)
+            // The waveform is chosen once per run, so the oscillators inline into the loop.
+            switch bankCentre.waveform {
+            case .sine: renderSteadyVoice(SineBank.self, at: offset, count: count)
+            case .triangle: renderSteadyVoice(TriangleBank.self, at: offset, count: count)
+            case .saw: renderSteadyVoice(SawBank.self, at: offset, count: count)
+            case .square: renderSteadyVoice(SquareBank.self, at: offset, count: count)
+            case .pulse: renderSteadyVoice(PulseBank.self, at: offset, count: count)
+            case .reverseSaw: renderSteadyVoice(ReverseSawBank.self, at: offset, count: count)
+            }
             return count
         }
         let lc = levelCoefficient, gc = gateCoefficient, fc = glideCoefficient
@@ -471,7 +479,7 @@ public final class DroneSynthEngine: AudioEngine {
     /// `renderVoice` while nothing but levels moves (the face present and settled in, no glide, pack
     /// change or arpeggio): the same sound with the fade, dip and step logic left out of the loop.
     @inline(__always)
-    func renderSteadyVoice(at offset: Int, count: Int) {
+    func renderSteadyVoice<Shape: BankShape>(_ shape: Shape.Type, at offset: Int, count: Int) {
         let lc = levelCoefficient, gc = gateCoefficient
         let run = startRun(count: count)
         let subLevelGain = run.subLevelGain, bassLevelGain = run.bassLevelGain, droneGain = run.droneGain
@@ -487,7 +495,8 @@ public final class DroneSynthEngine: AudioEngine {
         for n in 0..<count {
             levels += (levelTargets - levels) * lc
             gates += (gateTargets - gates) * gc
-            let tones = (Self.nextBankSample(&low, &centre, &high) * (levels * gates)).sum()
+            let banks = Shape.next(&low) + Shape.next(&centre) + Shape.next(&high)
+            let tones = (banks * (levels * gates)).sum()
             bassLevel = rtOnePole(bassLevel, target: bassTarget, coefficient: lc)
             let breathGain = 1 - breathDepth * 0.5 * (1 - (breathStart + breathStep * Float(n)))
             let pedals = pedal.nextSample()
