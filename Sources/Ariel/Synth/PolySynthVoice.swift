@@ -90,42 +90,29 @@ struct PolySynthVoice {
                 voice.begin(start)
             }
             // Render up to the end of the block, or until the envelope goes idle.
-            let p = voice.pan
             switch voice.waveform {
-            case .sine:
-                while i < count && voice.envelope.isActive {
-                    voice.oscillator.setFrequency(voice.glide.nextSample() * ratio[i])
-                    let y = voice.oscillator.nextSine() * voice.envelope.nextSample() * voice.gain.next()
-                    mid[i] += y
-                    side[i] += y * p
-                    i += 1
-                }
-            case .saw:
-                while i < count && voice.envelope.isActive {
-                    voice.oscillator.setFrequency(voice.glide.nextSample() * ratio[i])
-                    let y = voice.oscillator.nextSaw() * voice.envelope.nextSample() * voice.gain.next()
-                    mid[i] += y
-                    side[i] += y * p
-                    i += 1
-                }
-            case .triangle:
-                while i < count && voice.envelope.isActive {
-                    voice.oscillator.setFrequency(voice.glide.nextSample() * ratio[i])
-                    let y = voice.oscillator.nextTriangle() * voice.envelope.nextSample() * voice.gain.next()
-                    mid[i] += y
-                    side[i] += y * p
-                    i += 1
-                }
-            case .square:
-                while i < count && voice.envelope.isActive {
-                    voice.oscillator.setFrequency(voice.glide.nextSample() * ratio[i])
-                    let y = voice.oscillator.nextSquare() * voice.envelope.nextSample() * voice.gain.next()
-                    mid[i] += y
-                    side[i] += y * p
-                    i += 1
-                }
+            case .sine: voice.renderRun(SineShape.self, mid: mid, side: side, ratio: ratio, from: &i, to: count)
+            case .saw: voice.renderRun(SawShape.self, mid: mid, side: side, ratio: ratio, from: &i, to: count)
+            case .triangle: voice.renderRun(TriangleShape.self, mid: mid, side: side, ratio: ratio, from: &i, to: count)
+            case .square: voice.renderRun(SquareShape.self, mid: mid, side: side, ratio: ratio, from: &i, to: count)
             }
         }
         self = voice
+    }
+
+    /// Renders from `i` until `end` or until the envelope goes idle, in the waveform `Shape`.
+    @inline(__always)
+    mutating func renderRun<Shape: OscillatorShape>(
+        _ shape: Shape.Type, mid: UnsafeMutablePointer<Float>, side: UnsafeMutablePointer<Float>,
+        ratio: UnsafePointer<Float>, from i: inout Int, to end: Int
+    ) {
+        let p = pan
+        while i < end && envelope.isActive {
+            oscillator.setFrequency(glide.nextSample() * ratio[i])
+            let y = Shape.next(&oscillator) * envelope.nextSample() * gain.next()
+            mid[i] += y
+            side[i] += y * p
+            i += 1
+        }
     }
 }

@@ -399,12 +399,12 @@ public final class DroneSynthEngine: AudioEngine {
         if !arpEnabled && glidesSettled && !isSwapPending && swapPosition >= 1 && faceFadeTarget > 0.5 && faceFadePosition >= 1 {
             // The waveform is chosen once per run, so the oscillators inline into the loop.
             switch bankCentre.waveform {
-            case .sine: renderSteadyVoice(SineBank.self, at: offset, count: count)
-            case .triangle: renderSteadyVoice(TriangleBank.self, at: offset, count: count)
-            case .saw: renderSteadyVoice(SawBank.self, at: offset, count: count)
-            case .square: renderSteadyVoice(SquareBank.self, at: offset, count: count)
-            case .pulse: renderSteadyVoice(PulseBank.self, at: offset, count: count)
-            case .reverseSaw: renderSteadyVoice(ReverseSawBank.self, at: offset, count: count)
+            case .sine: renderSteadyVoice(SineShape.self, at: offset, count: count)
+            case .triangle: renderSteadyVoice(TriangleShape.self, at: offset, count: count)
+            case .saw: renderSteadyVoice(SawShape.self, at: offset, count: count)
+            case .square: renderSteadyVoice(SquareShape.self, at: offset, count: count)
+            case .pulse: renderSteadyVoice(PulseShape.self, at: offset, count: count)
+            case .reverseSaw: renderSteadyVoice(ReverseSawShape.self, at: offset, count: count)
             }
             return count
         }
@@ -479,7 +479,7 @@ public final class DroneSynthEngine: AudioEngine {
     /// `renderVoice` while nothing but levels moves (the face present and settled in, no glide, pack
     /// change or arpeggio): the same sound with the fade, dip and step logic left out of the loop.
     @inline(__always)
-    func renderSteadyVoice<Shape: BankShape>(_ shape: Shape.Type, at offset: Int, count: Int) {
+    func renderSteadyVoice<Shape: OscillatorShape>(_ shape: Shape.Type, at offset: Int, count: Int) {
         let lc = levelCoefficient, gc = gateCoefficient
         let run = startRun(count: count)
         let subLevelGain = run.subLevelGain, bassLevelGain = run.bassLevelGain, droneGain = run.droneGain
