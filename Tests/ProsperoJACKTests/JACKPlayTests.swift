@@ -53,4 +53,30 @@ extension JACKClientTests {
         #expect(abs(peakDB - 20 * log10(Double(PolySynth.voiceLevel))) < 0.1, "\(peakDB) dBFS")
         #expect(handler.droppedEventCount == 0)
     }
+
+    /// `prospero play`'s handler follows MIDI clock on midi_in: a second client sends Start and 24 clocks
+    /// per quarter note at 132 BPM (one every 909.09 frames, rounded to whole frames) for 3 s.
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func midiClockOnTheInputSetsTheTempo() throws {
+        let server = try JACKTestServer()
+        let synth = try JACKClient(configuration: server.configuration)
+        let handler = EngineProcessHandler(engine: PolySynth(capacity: 4, settings: PolySynthSettings()))
+        try synth.activate(handler: handler)
+        let framesPerClock = 48_000.0 * 60 / (132 * 24)
+        var script = [TimedMIDI(frame: 0, bytes: [0xFA])]
+        for k in 1...158 { script.append(TimedMIDI(frame: Int((Double(k) * framesPerClock).rounded()), bytes: [0xF8])) }
+        let sender = try JACKClient(configuration: server.configuration(client: "clock"))
+        let clock = ScriptedMIDIHandler(script: script)
+        try sender.activate(handler: clock)
+        try waitUntil("the clock to connect") { (try? sender.connect(sender.ports.midiOutput, to: synth.ports.midiInput)) != nil }
+        #expect(handler.clockBPM == nil, "no tempo before any clock")
+        clock.armed.store(true, ordering: .releasing)
+        try waitUntil("the clock script", timeout: .seconds(10)) { clock.scriptFinished.load(ordering: .acquiring) }
+        usleep(50_000)  // the last period's clocks reach the synth one period later
+        sender.close()
+        synth.close()
+        let bpm = try #require(handler.clockBPM, "a tempo after 3 s of clock")
+        #expect(abs(bpm - 132) < 0.1, "\(bpm) BPM")
+        #expect(handler.receivedEventCount == 0, "clock and transport are not notes for the synth")
+    }
 }
