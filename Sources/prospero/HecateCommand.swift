@@ -303,28 +303,28 @@ struct HecateSetup {
     var initialCommands: [DroneSynthEngine.Command]
 }
 
-/// Live: JACK renders the engine; a control thread turns OSC packets into face commands.
+/// Live: JACK renders the engine; a control thread turns OSC packets into face commands. MIDI clock on
+/// `midi_in` (from a DAW or a drum machine) sets the tempo of the arpeggiator and tremolo.
 final class HecateJACKHandler: JACKProcessHandler, @unchecked Sendable {
-    let host: EngineHost<DroneSynthEngine>
+    let audio: EngineProcessHandler<DroneSynthEngine>
+    var host: EngineHost<DroneSynthEngine> { audio.host }
     let inbox = Mutex<[ReceivedOSCPacket]>([])
     let stop = Atomic<Bool>(false)
     let setup: HecateSetup
 
     init(setup: HecateSetup) {
         self.setup = setup
-        host = EngineHost(engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key),
-                          spec: ProcessSpec(sampleRate: 48_000, maximumBlockSize: 1024, channelCount: 2))
-        for c in setup.initialCommands { host.send(c) }
+        audio = EngineProcessHandler(engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key))
+        for c in setup.initialCommands { audio.host.send(c) }
     }
 
     func prepare(sampleRate: Double, maximumFrames: Int) {
-        host.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: maximumFrames, channelCount: 2))
+        audio.prepare(sampleRate: sampleRate, maximumFrames: maximumFrames)
     }
 
     func process(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                  midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput) {
-        host.process(left: UnsafeMutableBufferPointer(start: left, count: frameCount),
-                     right: UnsafeMutableBufferPointer(start: right, count: frameCount))
+        audio.process(frameCount: frameCount, left: left, right: right, midiIn: midiIn, midiOut: &midiOut)
     }
 
     /// Drains OSC packets every 5 ms: frames → lifecycle → commands; chord sequence by the clock;
@@ -335,6 +335,7 @@ final class HecateJACKHandler: JACKProcessHandler, @unchecked Sendable {
         let start = MonotonicClock.now()
         var nextChord = 1
         var lastStatus = start
+        var followedBPM: Double?
         while !stop.load(ordering: .relaxed) {
             let packets = inbox.withLock { q -> [ReceivedOSCPacket] in defer { q.removeAll(keepingCapacity: true) }; return q }
             for packet in packets {
@@ -344,6 +345,14 @@ final class HecateJACKHandler: JACKProcessHandler, @unchecked Sendable {
             }
             let now = MonotonicClock.now()
             for c in performance.advance(to: now) { host.send(c) }
+            // Clock tempo changes of 0.05 BPM or more reach the engine; a smoothed clock jitters less.
+            if let bpm = audio.clockBPM, abs(bpm - (followedBPM ?? 0)) >= 0.05 {
+                host.send(.bpm(bpm))
+                if followedBPM.map({ abs($0 - bpm) >= 0.5 }) ?? true {
+                    print(String(format: "MIDI clock in: %.1f BPM", bpm))
+                }
+                followedBPM = bpm
+            }
             while nextChord < setup.chords.count && now - start >= setup.chords[nextChord].0 {
                 host.send(.chord(setup.chords[nextChord].1))
                 nextChord += 1
