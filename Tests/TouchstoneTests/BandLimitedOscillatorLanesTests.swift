@@ -122,4 +122,32 @@ import Touchstone
             #expect(abs(osc.frequency - expected) < 0.01, "\(hz) Hz became \(osc.frequency) Hz")
         }
     }
+
+    /// Bank lanes are eight `DetunedOscillatorBank`s: same mean of three detuned oscillators per lane,
+    /// through a detune change and per-sample glides.
+    @Test(arguments: waveforms)
+    func bankLanesMatchScalarBanks(_ waveform: Waveform) {
+        let start = SIMD8<Float>(55, 110, 196, 261.6, 440, 987.8, 3_000, 0)
+        let phases = (SIMD8<Float>(repeating: 0.1), SIMD8<Float>(repeating: 0.45), SIMD8<Float>(repeating: 0.8))
+        var lanes = DetunedOscillatorBankLanes(waveform: waveform, frequencies: start, detuneCents: 11, phases: phases)
+        lanes.prepare(Self.spec)
+        var scalars = (0..<8).map {
+            DetunedOscillatorBank(waveform: waveform, frequency: start[$0], detuneCents: 11, phases: (0.1, 0.45, 0.8))
+        }
+        for i in scalars.indices { scalars[i].prepare(Self.spec) }
+        var worst: Float = 0
+        for n in 0..<24_000 {
+            if n == 12_000 {
+                lanes.setDetune(cents: 25)
+                for i in scalars.indices { scalars[i].setDetune(cents: 25) }
+            }
+            let glide = powf(2, Float(n) / 24_000)
+            lanes.setFrequencies(start * glide)
+            for lane in 0..<8 { scalars[lane].setFrequency(start[lane] * glide) }
+            let y = lanes.nextSample()
+            for lane in 0..<8 { worst = max(worst, abs(y[lane] - scalars[lane].nextSample())) }
+        }
+        #expect(lanes.detuneCents == 25)
+        #expect(worst < 2e-5, "\(waveform): largest lane difference \(worst)")
+    }
 }

@@ -63,13 +63,8 @@ public final class DroneSynthEngine: AudioEngine {
 
     @exclusivity(unchecked) var sampleRate: Double = 48_000
     @exclusivity(unchecked) var maximumBlockSize = 0
-    /// The 6 tone banks as SIMD lanes (lane = bank; lanes 6 and 7 stay silent): the low, centre and
-    /// high detuned oscillator of every bank.
-    @exclusivity(unchecked) var bankLow: BandLimitedOscillatorLanes
-    @exclusivity(unchecked) var bankCentre: BandLimitedOscillatorLanes
-    @exclusivity(unchecked) var bankHigh: BandLimitedOscillatorLanes
-    @exclusivity(unchecked) var detuneRatioUp: Float = 1
-    @exclusivity(unchecked) var detuneRatioDown: Float = 1
+    /// The 6 tone banks as SIMD lanes (lane = bank; lanes 6 and 7 stand still and silent).
+    @exclusivity(unchecked) var banks: DetunedOscillatorBankLanes
     /// Per bank (lane): face level (0…1, rest levels included), level target, smoothed level, gate target
     /// and gate, frequency target and frequency (Hz).
     @exclusivity(unchecked) var faceLevels: SIMD8<Float> = .zero
@@ -181,10 +176,9 @@ public final class DroneSynthEngine: AudioEngine {
         keyIndex = key.rawValue
         // Spread starting phases so a bank opens wide, not as one loud coherent spike.
         let spread = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) * 0.13
-        let waveform = Self.waveform(preset.waveform)
-        bankLow = BandLimitedOscillatorLanes(waveform: waveform, frequencies: SIMD8(repeating: 220), phases: spread)
-        bankCentre = BandLimitedOscillatorLanes(waveform: waveform, frequencies: SIMD8(repeating: 220), phases: spread + 0.37)
-        bankHigh = BandLimitedOscillatorLanes(waveform: waveform, frequencies: SIMD8(repeating: 220), phases: spread + 0.71)
+        banks = DetunedOscillatorBankLanes(
+            waveform: Self.waveform(preset.waveform), frequencies: SIMD8(220, 220, 220, 220, 220, 220, 0, 0),
+            detuneCents: Float(preset.detuneCents), phases: (spread, spread + 0.37, spread + 0.71))
         func buffer(_ value: Float, _ count: Int) -> UnsafeMutablePointer<Float> {
             let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
             p.initialize(repeating: value, count: count)
@@ -218,7 +212,6 @@ public final class DroneSynthEngine: AudioEngine {
         writePresetTargets(preset)
         for s in 0..<Slot.count { presetValues[s] = presetTargets[s] }
         updateToneTargets()
-        setDetune(cents: Float(preset.detuneCents))
         levels = levelTargets
     }
 
@@ -247,9 +240,7 @@ public final class DroneSynthEngine: AudioEngine {
             roomLeft = buffer()
             roomRight = buffer()
         }
-        bankLow.prepare(spec)
-        bankCentre.prepare(spec)
-        bankHigh.prepare(spec)
+        banks.prepare(spec)
         pedal.prepare(spec)
         bass.prepare(spec)
         breath.prepare(spec)
@@ -279,9 +270,7 @@ public final class DroneSynthEngine: AudioEngine {
     }
 
     public func reset() {
-        bankLow.reset()
-        bankCentre.reset()
-        bankHigh.reset()
+        banks.reset()
         levels = levelTargets
         gates = gateTargets
         pedal.reset()
@@ -398,7 +387,7 @@ public final class DroneSynthEngine: AudioEngine {
     func renderVoice(at offset: Int, count: Int) -> Int {
         if !arpEnabled && glidesSettled && !isSwapPending && swapPosition >= 1 && faceFadeTarget > 0.5 && faceFadePosition >= 1 {
             // The waveform is chosen once per run, so the oscillators inline into the loop.
-            switch bankCentre.waveform {
+            switch banks.waveform {
             case .sine: renderSteadyVoice(SineShape.self, at: offset, count: count)
             case .triangle: renderSteadyVoice(TriangleShape.self, at: offset, count: count)
             case .saw: renderSteadyVoice(SawShape.self, at: offset, count: count)
@@ -414,13 +403,11 @@ public final class DroneSynthEngine: AudioEngine {
         let subLevelGain = run.subLevelGain, bassLevelGain = run.bassLevelGain, droneGain = run.droneGain
         let breathDepth = run.breathDepth, breathStart = run.breathStart, breathStep = run.breathStep
         let wetMix = run.wetMix, dryGain = 1 - wetMix
-        let toneGain = Self.toneGain * (1 / 3)  // the mean of a bank's three oscillators
+        let toneGain = Self.toneGain
         let bassIsSine = bass.waveform == .sine
-        var low = bankLow, centre = bankCentre, high = bankHigh
-        var pedal = self.pedal
+        var banks = self.banks, pedal = self.pedal
         var levels = self.levels, gates = self.gates, frequencies = self.frequencies
         let levelTargets = self.levelTargets, frequencyTargets = self.frequencyTargets
-        let ratioUp = detuneRatioUp, ratioDown = detuneRatioDown
         var sineFrequencies = SIMD4<Float>(subFrequency.current, droneFrequencies.root, droneFrequencies.fifth, 0)
         let sineTargets = SIMD4<Float>(subFrequency.target, droneFrequencies.rootTarget, droneFrequencies.fifthTarget, 0)
         var rendered = 0
@@ -431,17 +418,14 @@ public final class DroneSynthEngine: AudioEngine {
             gates += (gateTargets - gates) * gc
             if gliding {
                 frequencies += (frequencyTargets - frequencies) * fc
-                low.setFrequencies(frequencies * ratioDown)
-                centre.setFrequencies(frequencies)
-                high.setFrequencies(frequencies * ratioUp)
+                banks.setFrequencies(frequencies)
                 sineFrequencies += (sineTargets - sineFrequencies) * fc
                 pedal.setFrequencies(sineFrequencies)
                 bassFrequency.current = rtOnePole(bassFrequency.current, target: bassFrequency.target, coefficient: fc)
                 bass.setFrequency(bassFrequency.current)
             }
             // A silent bank still runs, so its phase stays continuous when it comes back.
-            let banks = Self.nextBankSample(&low, &centre, &high)
-            let tones = (banks * (levels * gates)).sum()
+            let tones = (banks.nextSample() * (levels * gates)).sum()
             bassLevel = rtOnePole(bassLevel, target: bassTarget, coefficient: lc)
             let swap = Float(advanceSwap())
             let breathGain = 1 - breathDepth * 0.5 * (1 - (breathStart + breathStep * Float(rendered)))
@@ -457,9 +441,7 @@ public final class DroneSynthEngine: AudioEngine {
             rendered += 1
             if isRoomPending { break }
         }
-        bankLow = low
-        bankCentre = centre
-        bankHigh = high
+        self.banks = banks
         self.pedal = pedal
         self.levels = levels
         self.gates = gates
@@ -485,18 +467,16 @@ public final class DroneSynthEngine: AudioEngine {
         let subLevelGain = run.subLevelGain, bassLevelGain = run.bassLevelGain, droneGain = run.droneGain
         let breathDepth = run.breathDepth, breathStart = run.breathStart, breathStep = run.breathStep
         let wetMix = run.wetMix
-        let toneGain = Self.toneGain * (1 / 3)
+        let toneGain = Self.toneGain
         let bassIsSine = bass.waveform == .sine
-        var low = bankLow, centre = bankCentre, high = bankHigh
-        var pedal = self.pedal, bass = self.bass
+        var banks = self.banks, pedal = self.pedal, bass = self.bass
         var levels = self.levels, gates = self.gates, bassLevel = self.bassLevel
         let levelTargets = self.levelTargets, gateTargets = self.gateTargets, bassTarget = self.bassTarget
         let voiceOut = voiceBuffer + offset, droneOut = droneBuffer + offset
         for n in 0..<count {
             levels += (levelTargets - levels) * lc
             gates += (gateTargets - gates) * gc
-            let banks = Shape.next(&low) + Shape.next(&centre) + Shape.next(&high)
-            let tones = (banks * (levels * gates)).sum()
+            let tones = (banks.next(Shape.self) * (levels * gates)).sum()
             bassLevel = rtOnePole(bassLevel, target: bassTarget, coefficient: lc)
             let breathGain = 1 - breathDepth * 0.5 * (1 - (breathStart + breathStep * Float(n)))
             let pedals = pedal.nextSample()
@@ -508,9 +488,7 @@ public final class DroneSynthEngine: AudioEngine {
         }
         (dryGains + offset).update(repeating: 1 - wetMix, count: count)
         (wetGains + offset).update(repeating: wetMix, count: count)
-        bankLow = low
-        bankCentre = centre
-        bankHigh = high
+        self.banks = banks
         self.pedal = pedal
         self.bass = bass
         self.levels = levels
@@ -538,22 +516,6 @@ public final class DroneSynthEngine: AudioEngine {
             wetMix: presetValues[Slot.reverbMix],
             breathDepth: presetValues[Slot.breathDepth],
             breathStart: breathStart, breathStep: (breathValue - breathStart) / Float(count))
-    }
-
-    /// The six banks' next sample (sum of their three oscillators), per lane.
-    @inline(__always)
-    static func nextBankSample(
-        _ low: inout BandLimitedOscillatorLanes, _ centre: inout BandLimitedOscillatorLanes,
-        _ high: inout BandLimitedOscillatorLanes
-    ) -> SIMD8<Float> {
-        switch centre.waveform {
-        case .sine: low.nextSine() + centre.nextSine() + high.nextSine()
-        case .triangle: low.nextTriangle() + centre.nextTriangle() + high.nextTriangle()
-        case .saw: low.nextSaw() + centre.nextSaw() + high.nextSaw()
-        case .square: low.nextSquare() + centre.nextSquare() + high.nextSquare()
-        case .pulse: low.nextPulse() + centre.nextPulse() + high.nextPulse()
-        case .reverseSaw: low.nextReverseSaw() + centre.nextReverseSaw() + high.nextReverseSaw()
-        }
     }
 
     /// Face-lost fade: an S-curve (smoothstep) over 100 ms down or 450 ms up.
@@ -757,17 +719,7 @@ public final class DroneSynthEngine: AudioEngine {
     }
 
     func setBankFrequencies() {
-        bankLow.setFrequencies(frequencies * detuneRatioDown)
-        bankCentre.setFrequencies(frequencies)
-        bankHigh.setFrequencies(frequencies * detuneRatioUp)
-    }
-
-    /// The outer oscillators of every bank sit `cents` (0…100) below and above the centre.
-    func setDetune(cents: Float) {
-        let c = cents.isFinite ? min(max(cents, 0), 100) : 0
-        detuneRatioUp = Float(pow(2, Double(c) / 1200))
-        detuneRatioDown = 1 / detuneRatioUp
-        setBankFrequencies()
+        banks.setFrequencies(frequencies)
     }
 
     func updateTempo() {
@@ -799,10 +751,8 @@ public final class DroneSynthEngine: AudioEngine {
     /// Waveform and detune: swapped at the bottom of a pack change's dip.
     func applyVoiceShape(_ preset: VoicePreset) {
         let waveform = Self.waveform(preset.waveform)
-        bankLow.waveform = waveform
-        bankCentre.waveform = waveform
-        bankHigh.waveform = waveform
-        setDetune(cents: Float(preset.detuneCents))
+        banks.waveform = waveform
+        banks.setDetune(cents: Float(preset.detuneCents))
         bass.waveform = preset.waveform == .sine ? .sine : .triangle
     }
 
