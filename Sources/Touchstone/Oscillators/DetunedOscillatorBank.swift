@@ -61,11 +61,15 @@ public struct DetunedOscillatorBank: SignalGenerator, Sendable {
 
     /// Sets the spread in cents (0…100, clamped). Control rate: calls `pow`.
     public mutating func setDetune(cents: Float) {
-        let c = cents.clamped(to: 0...100, nonFinite: 0)
-        detuneCents = c
-        ratioUp = Float(pow(2, Double(c) / 1200))
-        ratioDown = 1 / ratioUp
+        (detuneCents, ratioDown, ratioUp) = Self.detuneRatios(cents: cents)
         setFrequency(baseFrequency)
+    }
+
+    /// The spread clamped to 0…100 cents (NaN → 0) and the frequency ratios of the outer oscillators.
+    static func detuneRatios(cents: Float) -> (cents: Float, down: Float, up: Float) {
+        let c = cents.clamped(to: 0...100, nonFinite: 0)
+        let up = Float(pow(2, Double(c) / 1200))
+        return (c, 1 / up, up)
     }
 
     /// Sets the centre frequency in Hz; cheap enough per sample.

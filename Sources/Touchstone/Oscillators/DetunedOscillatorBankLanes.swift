@@ -1,5 +1,3 @@
-import Foundation
-
 /// Eight `DetunedOscillatorBank`s side by side: in every lane three band-limited oscillators detuned by
 /// −d, 0 and +d cents, mixed to their mean. The lanes counterpart of the bank, for chord engines
 /// (Hecate's six tone banks are lanes 0…5); equal to eight scalar banks to Float rounding (tested).
@@ -66,10 +64,7 @@ public struct DetunedOscillatorBankLanes: Sendable {
 
     /// Sets the spread in cents (0…100, clamped; NaN becomes 0). Control rate: calls `pow`.
     public mutating func setDetune(cents: Float) {
-        let c = cents.clamped(to: 0...100, nonFinite: 0)
-        detuneCents = c
-        ratioUp = Float(pow(2, Double(c) / 1200))
-        ratioDown = 1 / ratioUp
+        (detuneCents, ratioDown, ratioUp) = DetunedOscillatorBank.detuneRatios(cents: cents)
         setFrequencies(baseFrequencies)
     }
 
