@@ -708,7 +708,7 @@ public final class DroneSynthEngine: AudioEngine {
 
     func snapGlides() {
         frequencies = frequencyTargets
-        setBankFrequencies()
+        banks.setFrequencies(frequencies)
         subFrequency.current = subFrequency.target
         bassFrequency.current = bassFrequency.target
         droneFrequencies.root = droneFrequencies.rootTarget
@@ -716,10 +716,6 @@ public final class DroneSynthEngine: AudioEngine {
         pedal.setFrequencies(SIMD4(subFrequency.current, droneFrequencies.root, droneFrequencies.fifth, 0))
         bass.setFrequency(bassFrequency.current)
         glidesSettled = true
-    }
-
-    func setBankFrequencies() {
-        banks.setFrequencies(frequencies)
     }
 
     func updateTempo() {
