@@ -35,7 +35,14 @@ public final class BrickwallLimiter: StereoProcessor {
     /// The look-ahead requested at creation, in seconds.
     public let lookahead: Double
     /// Pre-stage transient duck (runs before the look-ahead when enabled).
-    @exclusivity(unchecked) public var spikeProtector = SpikeProtector()
+    public var spikeProtector: SpikeProtector {
+        get { frameState.spikeProtector }
+        set { frameState.spikeProtector = newValue }
+    }
+    /// Output samples the final clamp moved by more than float rounding (should stay 0).
+    package var safetyClampEngagements: Int { frameState.safetyClampEngagements }
+    /// Everything a frame changes (see `FrameState`); blocks carry a copy in locals.
+    @exclusivity(unchecked) @usableFromInline var frameState = FrameState()
     /// Whether `spikeProtector` runs before limiting.
     @exclusivity(unchecked) public var spikeProtectionEnabled = true
 
@@ -47,23 +54,11 @@ public final class BrickwallLimiter: StereoProcessor {
     @exclusivity(unchecked) @usableFromInline var releasedGains: UnsafeMutablePointer<Float>
     @exclusivity(unchecked) @usableFromInline var queueIndices: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) @usableFromInline var queueValues: UnsafeMutablePointer<Float>
-    @exclusivity(unchecked) @usableFromInline var queueHead = 0
-    @exclusivity(unchecked) @usableFromInline var queueTail = 0
-    @exclusivity(unchecked) @usableFromInline var frame = 0
-    @exclusivity(unchecked) @usableFromInline var gainSum: Double = 1
     @exclusivity(unchecked) @usableFromInline var windowLength: Double = 2  // L + 1
-    // Not limiting and fully released: every q and r in the window is exactly 1.
-    @exclusivity(unchecked) @usableFromInline var settled = false
-    @exclusivity(unchecked) @usableFromInline var releasedGain: Float = 1
-    @exclusivity(unchecked) @usableFromInline var outputGain: Float = 1
-    @exclusivity(unchecked) @usableFromInline var lastOutputCeiling: Float = 1
-    @exclusivity(unchecked) @usableFromInline var ceilingLinear: Float = 1
     @exclusivity(unchecked) @usableFromInline var ceilingTargetLinear: Float = 1
     @exclusivity(unchecked) @usableFromInline var ceilingSmoothingCoefficient: Float = 1
     @exclusivity(unchecked) @usableFromInline var releaseCoefficient: Float = 1
     @exclusivity(unchecked) @usableFromInline var sampleRate: Float = 48_000
-    /// Output samples the final clamp moved by more than float rounding (should stay 0).
-    @exclusivity(unchecked) @usableFromInline package var safetyClampEngagements = 0
 
     @exclusivity(unchecked) var ceilingSetting: Float
     @exclusivity(unchecked) var releaseSetting: Float
@@ -118,14 +113,14 @@ public final class BrickwallLimiter: StereoProcessor {
     /// The ceiling (linear) that bounded the last output frame: the smoothed
     /// setting as it was `latencySamples` frames earlier. Every output sample is
     /// within ±this value.
-    public var effectiveCeiling: Float { lastOutputCeiling }
+    public var effectiveCeiling: Float { frameState.lastOutputCeiling }
 
     /// The gain applied to the last output frame, 0…1.
-    public var currentGain: Float { outputGain }
+    public var currentGain: Float { frameState.outputGain }
 
     /// Current gain reduction in dB (≥ 0; 0 = not limiting), for meters.
     public var gainReductionDecibels: Float {
-        outputGain >= 1 ? 0 : -20 * log10(max(outputGain, 1e-9))
+        frameState.outputGain >= 1 ? 0 : -20 * log10(max(frameState.outputGain, 1e-9))
     }
 
     public func prepare(_ spec: ProcessSpec) {
@@ -152,53 +147,40 @@ public final class BrickwallLimiter: StereoProcessor {
     /// Clears the look-ahead (silence) and returns to unity gain. No allocation.
     public func reset() {
         let capacity = ringMask + 1
-        ceilingLinear = ceilingTargetLinear
+        let ceiling = ceilingTargetLinear
         delayedLeft.update(repeating: 0, count: capacity)
         delayedRight.update(repeating: 0, count: capacity)
-        delayedCeiling.update(repeating: ceilingLinear, count: capacity)
+        delayedCeiling.update(repeating: ceiling, count: capacity)
         releasedGains.update(repeating: 1, count: capacity)
         queueIndices.update(repeating: 0, count: capacity)
         queueValues.update(repeating: 1, count: capacity)
-        queueHead = 0
-        queueTail = 0
-        frame = 0
-        gainSum = Double(window + 1)
-        settled = false  // the queue starts empty
-        releasedGain = 1
-        outputGain = 1
-        lastOutputCeiling = ceilingLinear
-        spikeProtector.reset()
+        var state = FrameState()
+        state.gainSum = Double(window + 1)  // the queue starts empty, so not `settled`
+        state.ceilingLinear = ceiling
+        state.lastOutputCeiling = ceiling
+        state.safetyClampEngagements = frameState.safetyClampEngagements
+        state.spikeProtector = frameState.spikeProtector
+        state.spikeProtector.reset()
+        frameState = state
     }
 
     /// The per-frame state, gathered so a block can carry it in registers; see `step`.
     @usableFromInline @frozen
     struct FrameState {
-        @usableFromInline var frame: Int
-        @usableFromInline var queueHead: Int
-        @usableFromInline var queueTail: Int
-        @usableFromInline var gainSum: Double
-        @usableFromInline var settled: Bool
-        @usableFromInline var releasedGain: Float
-        @usableFromInline var outputGain: Float
-        @usableFromInline var lastOutputCeiling: Float
-        @usableFromInline var ceilingLinear: Float
-        @usableFromInline var safetyClampEngagements: Int
-        @usableFromInline var spikeProtector: SpikeProtector
+        @usableFromInline var frame = 0
+        @usableFromInline var queueHead = 0
+        @usableFromInline var queueTail = 0
+        @usableFromInline var gainSum: Double = 1
+        /// Not limiting and fully released: every q and r in the window is exactly 1.
+        @usableFromInline var settled = false
+        @usableFromInline var releasedGain: Float = 1
+        @usableFromInline var outputGain: Float = 1
+        @usableFromInline var lastOutputCeiling: Float = 1
+        @usableFromInline var ceilingLinear: Float = 1
+        @usableFromInline var safetyClampEngagements = 0
+        @usableFromInline var spikeProtector = SpikeProtector()
 
-        @inlinable
-        init(frame: Int, queueHead: Int, queueTail: Int, gainSum: Double, settled: Bool, releasedGain: Float, outputGain: Float, lastOutputCeiling: Float, ceilingLinear: Float, safetyClampEngagements: Int, spikeProtector: SpikeProtector) {
-            self.frame = frame
-            self.queueHead = queueHead
-            self.queueTail = queueTail
-            self.gainSum = gainSum
-            self.settled = settled
-            self.releasedGain = releasedGain
-            self.outputGain = outputGain
-            self.lastOutputCeiling = lastOutputCeiling
-            self.ceilingLinear = ceilingLinear
-            self.safetyClampEngagements = safetyClampEngagements
-            self.spikeProtector = spikeProtector
-        }
+        @inlinable init() {}
 
         /// One frame of the algorithm in the limiter's documentation. (A method of the state, not a static
         /// of the class: a class's static cannot be called on the checked audio path.)
@@ -335,29 +317,6 @@ public final class BrickwallLimiter: StereoProcessor {
             self.ceilingCoefficient = ceilingCoefficient
             self.releaseCoefficient = releaseCoefficient
             self.spikeProtectionEnabled = spikeProtectionEnabled
-        }
-    }
-
-    @inlinable
-    var frameState: FrameState {
-        get {
-            FrameState(frame: frame, queueHead: queueHead, queueTail: queueTail, gainSum: gainSum, settled: settled,
-                       releasedGain: releasedGain, outputGain: outputGain, lastOutputCeiling: lastOutputCeiling,
-                       ceilingLinear: ceilingLinear, safetyClampEngagements: safetyClampEngagements,
-                       spikeProtector: spikeProtector)
-        }
-        set {
-            frame = newValue.frame
-            queueHead = newValue.queueHead
-            queueTail = newValue.queueTail
-            gainSum = newValue.gainSum
-            settled = newValue.settled
-            releasedGain = newValue.releasedGain
-            outputGain = newValue.outputGain
-            lastOutputCeiling = newValue.lastOutputCeiling
-            ceilingLinear = newValue.ceilingLinear
-            safetyClampEngagements = newValue.safetyClampEngagements
-            spikeProtector = newValue.spikeProtector
         }
     }
 
