@@ -69,7 +69,7 @@ import Touchstone
         p.droneLevel = 0.2
         p.detuneCents = 0
         let engine = DroneSynthEngine(preset: p)
-        let out = renderEngine(engine, seconds: 3.5, commands: [(1.0, .faceLost), (2.0, .faceFound)])
+        let out = renderEngine(engine, seconds: 3.5, commands: [(0, .faceFound), (1.0, .faceLost), (2.0, .faceFound)])
         let env = Self.envelope(out.left)
         let steady = env[900]
         // Fade times from the command to the level's crossing of −60 dB (down) and −0.1 dB (up); the
@@ -88,7 +88,7 @@ import Touchstone
     @Test func launchFadesIn() {
         var p = measuringPreset()
         p.detuneCents = 0
-        let out = renderEngine(DroneSynthEngine(preset: p), seconds: 1)
+        let out = renderEngine(DroneSynthEngine(preset: p), seconds: 1, commands: [(0, .faceFound)])
         let env = Self.envelope(out.left)
         #expect(env[0] < env[800] * 0.01)
         #expect(env[300] < env[800] * 0.9)  // still rising at 300 ms
@@ -127,7 +127,7 @@ import Touchstone
         var p = measuringPreset()
         p.detuneCents = 0
         let engine = DroneSynthEngine(preset: p)
-        let out = renderEngine(engine, seconds: 4.5, commands: [(0, .bpm(bpm)), (0, .tremolo(shape: shape, division: division, depth: 0.8))])
+        let out = renderEngine(engine, seconds: 4.5, commands: [(0, .faceFound), (0, .bpm(bpm)), (0, .tremolo(shape: shape, division: division, depth: 0.8))])
         let env = Self.blockRMS(out.left, window: 48)  // 1 ms
         let envRate = 1000.0
         let expected = division.frequency(bpm: bpm)
@@ -195,7 +195,7 @@ import Touchstone
         p.detuneCents = 0
         let voicing = DroneVoicing(key: .a, degree: .five)
         let droneHz = DroneVoicing.frequency(voicing.droneRoot)
-        let out = renderEngine(DroneSynthEngine(preset: p, key: .a), seconds: 2.5, commands: [(0, .key(.a)), (1.0, .chord(.five))])
+        let out = renderEngine(DroneSynthEngine(preset: p, key: .a), seconds: 2.5, commands: [(0, .faceFound), (0, .key(.a)), (1.0, .chord(.five))])
         let before = toneAmplitude(out.left, at: droneHz, in: seconds(0.6, 1.0))
         let after = toneAmplitude(out.left, at: droneHz, in: seconds(1.6, 2.0))
         #expect(before > 0.01 && abs(decibels(after / before)) < 1, "drone \(decibels(before)) → \(decibels(after)) dB")

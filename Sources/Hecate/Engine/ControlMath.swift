@@ -1,4 +1,4 @@
-/// log2 and exp2 in plain arithmetic for control-rate work inside `render`: the C library's calls
+/// log2, exp2 and the fades' S-curve in plain arithmetic for control-rate work inside `render`: the C library's calls
 /// are opaque to the optimiser and to `@_noAllocation`'s checker. Relative error below 1e-6,
 /// plenty for a cutoff frequency.
 enum ControlMath {
@@ -25,4 +25,8 @@ enum ControlMath {
         let p = 1 + r * (1 + r * (1 / 2 + r * (1 / 6 + r * (1 / 24 + r * (1 / 120 + r * (1 / 720 + r * (1 / 5040 + r / 40320)))))))
         return p * Float(sign: .plus, exponent: Int(n), significand: 1)
     }
+
+    /// 3x² − 2x³ for x in 0…1: an S-curve with zero slope at both ends, so a fade along it never clicks.
+    @inline(__always)
+    static func smoothstep(_ x: Double) -> Double { x * x * (3 - 2 * x) }
 }

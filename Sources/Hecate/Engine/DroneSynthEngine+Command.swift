@@ -35,45 +35,48 @@ extension DroneSynthEngine {
         case preset(VoicePreset)
         /// The face left the camera: fade everything out in about 100 ms.
         case faceLost
-        /// The face is back: fade in over about 450 ms.
+        /// The face is in view (first seen, or back): fade in over about 450 ms. A `.face` frame
+        /// does the same, so the engine, silent until a face is seen, also fades in on a first frame.
         case faceFound
     }
 
     /// Applies a command on the audio thread. Never allocates.
     public func handle(_ command: Command) {
+        typealias Sculpt = DroneControls.Sculpt
         switch command {
         case .face(let a):
-            faceLevels[0] = Self.unit(a.root)
-            faceLevels[1] = Self.unit(a.third)
-            faceLevels[2] = Self.unit(a.fifth)
-            faceLevels[3] = Self.unit(a.seventh)
-            faceLevels[4] = Self.unit(a.ninth)
-            faceLevels[5] = Self.unit(a.octave)
-            bassTarget = Self.unit(a.bass)
-            sculptTargets[0] = Self.unit(a.cutoff)
-            sculptTargets[1] = Self.unit(a.resonance)
-            sculptTargets[2] = Self.unit(a.formantF1)
-            sculptTargets[3] = Self.unit(a.formantF2)
-            sculptTargets[4] = Self.unit(a.brightness)
-            controlSettled = false
+            tones.faceLevels[0] = Self.unit(a.root)
+            tones.faceLevels[1] = Self.unit(a.third)
+            tones.faceLevels[2] = Self.unit(a.fifth)
+            tones.faceLevels[3] = Self.unit(a.seventh)
+            tones.faceLevels[4] = Self.unit(a.ninth)
+            tones.faceLevels[5] = Self.unit(a.octave)
+            pedals.bassTarget = Self.unit(a.bass)
+            controls.setSculpt(Sculpt.cutoff, Self.unit(a.cutoff))
+            controls.setSculpt(Sculpt.resonance, Self.unit(a.resonance))
+            controls.setSculpt(Sculpt.formantF1, Self.unit(a.formantF1))
+            controls.setSculpt(Sculpt.formantF2, Self.unit(a.formantF2))
+            controls.setSculpt(Sculpt.brightness, Self.unit(a.brightness))
             updateToneTargets()
+            // A face frame means a face is in view: a host that sends frames without `.faceFound`
+            // (a benchmark, a test, a UI) still fades in, and never stays silent behind a missed event.
+            fade.faceFound()
         case .toneLevel(let tone, let level):
-            faceLevels[Self.index(of: tone)] = Self.unit(level)
+            tones.faceLevels[Self.index(of: tone)] = Self.unit(level)
             updateToneTargets()
         case .bassLevel(let level):
-            bassTarget = Self.unit(level)
+            pedals.bassTarget = Self.unit(level)
         case .sculpt(let parameter, let amount):
-            let slot: Int
+            let index: Int
             switch parameter {
-            case .cutoff: slot = 0
-            case .resonance: slot = 1
-            case .formantF1: slot = 2
-            case .formantF2: slot = 3
-            case .brightness: slot = 4
+            case .cutoff: index = Sculpt.cutoff
+            case .resonance: index = Sculpt.resonance
+            case .formantF1: index = Sculpt.formantF1
+            case .formantF2: index = Sculpt.formantF2
+            case .brightness: index = Sculpt.brightness
             }
-            sculptTargets[slot] = Self.unit(amount)
-            controlSettled = false
-            if slot == 4 { updateToneTargets() }
+            controls.setSculpt(index, Self.unit(amount))
+            if index == Sculpt.brightness { updateToneTargets() }
         case .chord(let degree):
             degreeIndex = degree.rawValue - 1
             retune()
@@ -85,35 +88,28 @@ extension DroneSynthEngine {
             bpm = min(max(value, 20), 300)
             updateTempo()
         case .arpeggiator(let on):
-            if on && !arpEnabled {
-                arpStep = 0
-                arpStepPhase = 0
-                arpStepStarted = true
-            }
-            arpEnabled = on
-            updateGateTargets()
+            arpeggiator.turn(on: on, faceLevels: tones.faceLevels)
         case .arpeggiatorDivision(let division):
-            arpDivisionBeats = division.beats
+            arpeggiator.setDivision(division)
             updateTempo()
         case .tremolo(let shape, let division, let depth):
-            tremoloDivision = division
-            tremolo.setWaveform(shape.waveform)
-            tremolo.setDepth(depth.isFinite ? min(max(depth, 0), 1) : 0)
+            effects.tremoloDivision = division
+            effects.tremolo.setWaveform(shape.waveform)
+            effects.tremolo.setDepth(depth.isFinite ? min(max(depth, 0), 1) : 0)
             updateTempo()
         case .reverbMix(let mix):
             guard mix.isFinite else { return }
-            presetTargets[Slot.reverbMix] = min(max(mix, 0), 1)
-            controlSettled = false
+            controls.setPreset(DroneControls.Slot.reverbMix, min(max(mix, 0), 1))
         case .output(let playAlong, let route):
-            limiter.ceiling = Float(route.limiterCeiling(playAlong: playAlong))
+            output.limiter.ceiling = Float(route.limiterCeiling(playAlong: playAlong))
         case .preset(let preset):
             // Packs are validated where they are loaded; here only what could poison the DSP is refused.
             guard Self.isFinite(preset) else { return }
             applyPreset(preset)
         case .faceLost:
-            faceFadeTarget = 0
+            fade.faceLost()
         case .faceFound:
-            faceFadeTarget = 1
+            fade.faceFound()
         }
     }
 
@@ -122,19 +118,10 @@ extension DroneSynthEngine {
 
     /// Fades everything out as when the face is lost.
     public func releaseAllNotes() {
-        faceFadeTarget = 0
+        fade.faceLost()
     }
 
-    static func isFinite(_ p: VoicePreset) -> Bool {
-        // x · 0 is 0 for every finite x and NaN otherwise, so one bad field makes the sum NaN.
-        var sum = p.detuneCents * 0 + p.filterCutoffMin * 0 + p.filterCutoffMax * 0 + p.filterResonanceMin * 0
-        sum += p.filterResonanceMax * 0 + p.formantF1Min * 0 + p.formantF1Max * 0 + p.formantF2Min * 0
-        sum += p.formantF2Max * 0 + p.formantQ * 0 + p.formantDryMix * 0 + p.formantF1Mix * 0 + p.formantF2Mix * 0
-        sum += p.reverbSize * 0 + p.reverbDecay * 0 + p.reverbDamping * 0 + p.reverbMix * 0 + p.subLevel * 0
-        sum += p.bassLevel * 0 + p.droneLevel * 0 + p.brightnessCap * 0 + p.breathRate * 0 + p.breathDepth * 0
-        return sum == 0
-    }
-
+    /// `x` clamped to 0…1; non-finite becomes 0.
     @inline(__always)
     static func unit(_ x: Float) -> Float { x.isFinite ? min(max(x, 0), 1) : 0 }
 

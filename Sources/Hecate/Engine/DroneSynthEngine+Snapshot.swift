@@ -4,33 +4,31 @@ extension DroneSynthEngine {
     /// The display state at the end of the last block. Called by `EngineHost` on the audio thread
     /// about 30 times a second; each call folds the RMS since the previous call into the smoothed RMS.
     public func snapshot() -> DroneSynthSnapshot {
+        typealias Slot = DroneControls.Slot
         var s = DroneSynthSnapshot()
-        s.root = levels[0] * gates[0]
-        s.third = levels[1] * gates[1]
-        s.fifth = levels[2] * gates[2]
-        s.seventh = levels[3] * gates[3]
-        s.ninth = levels[4] * gates[4]
-        s.octave = levels[5] * gates[5]
-        s.bass = bassLevel
-        s.tremoloPhase = Float(tremolo.phase)
-        s.breathPhase = Float(breath.outputPhase)
-        s.shimmer = levels[5]
-        let low = max(presetValues[Slot.cutoffMin], 20)
-        let high = max(presetValues[Slot.cutoffMax], low * 1.0001)
-        let sweep = Foundation.log(max(lowPass.cutoff, 1) / low) / Foundation.log(high / low)
+        let shown = tones.levels * tones.gates
+        s.root = shown[0]
+        s.third = shown[1]
+        s.fifth = shown[2]
+        s.seventh = shown[3]
+        s.ninth = shown[4]
+        s.octave = shown[5]
+        s.bass = pedals.bassLevel
+        s.tremoloPhase = Float(effects.tremolo.phase)
+        s.breathPhase = Float(breathing.lfo.outputPhase)
+        s.shimmer = tones.levels[5]
+        let low = max(controls.preset[Slot.cutoffMin], 20)
+        let high = max(controls.preset[Slot.cutoffMax], low * 1.0001)
+        let sweep = Foundation.log(max(effects.lowPass.cutoff, 1) / low) / Foundation.log(high / low)
         s.filterSweep = sweep.isFinite ? min(max(sweep, 0), 1) : 0
-        let newRMS = framesSinceSnapshot > 0 ? Float((sumOfSquares / Double(framesSinceSnapshot)).squareRoot()) : 0
-        smoothedRMS = 0.7 * smoothedRMS + 0.3 * newRMS
-        sumOfSquares = 0
-        framesSinceSnapshot = 0
-        s.rms = smoothedRMS
-        s.peak = peakSinceSnapshot
-        peakSinceSnapshot = 0
-        s.faceFade = faceFade
-        s.arpeggiatorStep = arpStep
-        s.arpeggiatorOn = arpEnabled
-        s.limiterCeiling = limiter.ceiling
-        s.gainReduction = limiter.gainReductionDecibels
+        let meters = output.takeMeters()
+        s.rms = meters.rms
+        s.peak = meters.peak
+        s.faceFade = fade.gain
+        s.arpeggiatorStep = arpeggiator.step
+        s.arpeggiatorOn = arpeggiator.isOn
+        s.limiterCeiling = output.limiter.ceiling
+        s.gainReduction = output.limiter.gainReductionDecibels
         return s
     }
 }

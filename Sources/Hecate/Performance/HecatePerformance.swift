@@ -68,6 +68,12 @@ public struct HecatePerformance: Sendable {
     /// are found at the frame rate of the recording (checked every 10 ms), and the face is lost
     /// `timeout` after the last frame, so a render ends with the face-lost fade.
     ///
+    /// A recording that opens with a face had that face in view before it began (a performer faces
+    /// the camera before playing): its `.faceFound` is at time 0, not at `offset`, so the lead before
+    /// the performance holds the face-found fade-in (the engine is silent until a face is seen) and
+    /// the performance starts with the face fully in. The engine's resting face (the root) sounds in
+    /// the lead until the first frame's amounts arrive at `offset`.
+    ///
     /// - Parameters:
     ///   - recording: frames with timestamps in seconds from its start.
     ///   - sampleRate: the render's rate in Hz.
@@ -78,13 +84,19 @@ public struct HecatePerformance: Sendable {
             for c in commands { result.append(ScheduledCommand(seconds: time + offset, sampleRate: sampleRate, command: c)) }
         }
         var clock = recording.frames.first?.timestamp ?? 0
-        for frame in recording.frames {
+        for (index, frame) in recording.frames.enumerated() {
             while clock + 0.01 < frame.timestamp {
                 clock += 0.01
                 add(clock, advance(to: clock))
             }
             clock = max(clock, frame.timestamp)
-            add(frame.timestamp, commands(for: frame))
+            for command in commands(for: frame) {
+                if index == 0 && command == .faceFound {
+                    result.append(ScheduledCommand(frame: 0, command: command))
+                } else {
+                    add(frame.timestamp, [command])
+                }
+            }
         }
         let end = clock + lifecycle.timeout + 0.01
         add(end, advance(to: end))
