@@ -29,6 +29,7 @@ import Touchstone
         let out = renderEngine(DroneSynthEngine(preset: preset), seconds: 2, commands: commands)
         let loudest = max(peak(out.left), peak(out.right))
         #expect(loudest < Self.silence, "\(decibels(Double(loudest))) dBFS before any face")
+        print("no face: peak \(decibels(Double(loudest))) dBFS")
     }
 
     /// The first face (a `.face` frame alone, or `.faceFound` then the frame, as `HecatePerformance`
@@ -52,6 +53,7 @@ import Touchstone
         #expect((400...470).contains(up), "fade in \(up) ms")
         #expect(env[1300] < steady * 0.9)  // still rising at 300 ms
         #expect(env[1020] < steady * 0.05)  // from silence, along the S-curve's flat start
+        print("first face fade-in measured\(withFoundEvent ? " (.faceFound + .face)" : " (.face)"): \(up) ms to −0.1 dB, before it \(decibels(Double(before))) dBFS")
     }
 
     static func face(_ t: Double) -> TrackingFrame {
