@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "Enobarbus", targets: ["Enobarbus", "EnobarbusUDP"]),
         .library(name: "Hecate", targets: ["Hecate"]),
         .library(name: "Prospero", targets: ["Prospero"]),
+        .library(name: "Haptics", targets: ["Haptics"]),
+        .library(name: "Games", targets: ["Games"]),
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
         .executable(name: "prospero-bench", targets: ["prospero-bench"]),
@@ -36,6 +38,11 @@ let package = Package(
         .target(name: "Hecate", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus"]),
         // Hands and touches play notes and MIDI: MIDIRouter, fret model, MPE.
         .target(name: "Prospero", dependencies: ["Horatio", "Enobarbus", "Ariel"]),
+
+        // Haptics: AHAP model, the HapticManager patterns, renderers for every device, audio → haptics. No Foundation.
+        .target(name: "Haptics"),
+        // The three touch games (Harmony With Me, Feel Your Vibe, Touch for Music) as models with their audio.
+        .target(name: "Games", dependencies: ["Haptics", "Horatio", "Touchstone", "Ariel", "Enobarbus"]),
 
         // Platform edge: OSC over UDP (SwiftNIO).
         .target(
@@ -81,5 +88,7 @@ let package = Package(
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
+        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "ProsperoTestSupport"]),
+        .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Horatio", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
     ]
 )
