@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
-        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "ProsperoTestSupport"]),
+        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Ariel", "Touchstone", "ProsperoTestSupport"]),
         .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Horatio", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
     ]
 )
