@@ -39,7 +39,7 @@ let package = Package(
         // Hands and touches play notes and MIDI: MIDIRouter, fret model, MPE.
         .target(name: "Prospero", dependencies: ["Horatio", "Enobarbus", "Ariel"]),
 
-        // Haptics: AHAP model, the HapticManager patterns, renderers for every device, audio → haptics. No Foundation.
+        // Haptics: AHAP model, the HapticManager patterns, renderers for every device (no Foundation); audio → haptics.
         .target(name: "Haptics"),
         // The three touch games (Harmony With Me, Feel Your Vibe, Touch for Music) as models with their audio.
         .target(name: "Games", dependencies: ["Haptics", "Horatio", "Touchstone", "Ariel", "Enobarbus"]),
@@ -56,11 +56,15 @@ let package = Package(
         // Platform edge: JACK audio and MIDI. libjack is loaded at run time (no headers or library at build time).
         .target(name: "CJACKLoader", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel", "Touchstone"]),
+        // Platform edge: game-controller rumble through Linux evdev force feedback (and a uinput device for tests).
+        .target(name: "CEvdevRumble"),
+        .target(name: "HapticsEvdev", dependencies: ["CEvdevRumble", "Haptics"]),
 
         .executableTarget(
             name: "prospero",
             dependencies: [
                 "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK", "Prospero",
+                "Haptics", "Games", "HapticsEvdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -88,7 +92,7 @@ let package = Package(
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
-        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Ariel", "Touchstone", "ProsperoTestSupport"]),
+        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),
         .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Horatio", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
     ]
 )
