@@ -54,7 +54,7 @@ extension HapticJSON {
             let flat = elements.allSatisfy { if case .array = $0 { return false }; if case .object = $0 { return false }; return true }
             out += "["
             for (i, e) in elements.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out += flat && indent != nil ? ", " : "," }
                 if !flat { newline(level + 1) }
                 e.write(into: &out, indent: indent, level: level + 1)
             }
