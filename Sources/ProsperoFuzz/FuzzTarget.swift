@@ -4,6 +4,8 @@ import Hecate
 import Horatio
 import Prospero
 import Enobarbus
+import Games
+import Haptics
 
 /// Every parser of untrusted bytes in the package, as a fuzz target.
 ///
@@ -28,6 +30,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case oscPacket
     /// Input recordings, JSON Lines (`RecordingReader.parse`).
     case recording
+    /// AHAP haptic patterns (`HapticPattern(ahap:)`), written back and re-read, then rendered for every target.
+    case ahap
+    /// Game scripts (`prospero game simulate --script`): a recording, then every game model over its frames.
+    case gameScript
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -63,6 +69,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 fatalError("recording round trip changed the frames")
             }
             return true
+        case .ahap:
+            return FuzzTarget.runAHAP(bytes)
+        case .gameScript:
+            return FuzzTarget.runGameScript(bytes)
         }
     }
 }

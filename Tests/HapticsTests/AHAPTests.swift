@@ -145,6 +145,9 @@ import Testing
         #expect(abs(p.control(.hapticIntensityControl, at: 2.5) - 0.3) < 1e-12)
         #expect(p.control(.hapticIntensityControl, at: 9) == 0.4, "a curve holds its last value")
         #expect(abs(p.duration - 3) < 1e-12)
+        // The sweep over many times gives the same values as asking one time at a time.
+        let times = (0..<400).map { Double($0) * 0.01 }
+        #expect(p.control(.hapticIntensityControl, at: times) == times.map { p.control(.hapticIntensityControl, at: $0) })
     }
 
     @Test func transientDurationPadsThePattern() throws {

@@ -55,6 +55,26 @@ public struct HapticPattern: Sendable, Hashable {
         return value
     }
 
+    /// The control `id` at each of `times` (ascending), in one sweep: O((parameters + curves) · log + times).
+    /// Equal to `control(id, at:)` at each time.
+    public func control(_ id: HapticDynamicParameterID, at times: [Double]) -> [Double] {
+        // Entries by start; at equal starts a curve follows a parameter (as in `control(_:at:)`).
+        var starts: [(time: Double, order: Int, curve: Int)] = []
+        for (i, p) in parameters.enumerated() where p.id == id { starts.append((p.time, i, -1 - i)) }
+        for (i, c) in curves.enumerated() where c.id == id { starts.append((c.time, parameters.count + i, i)) }
+        starts.sort { ($0.time, $0.order) < ($1.time, $1.order) }
+        var out = [Double](repeating: id.defaultValue, count: times.count)
+        var next = 0
+        var current: Int?
+        for (k, t) in times.enumerated() {
+            while next < starts.count, starts[next].time <= t { current = next; next += 1 }
+            guard let c = current else { continue }
+            let entry = starts[c]
+            out[k] = entry.curve >= 0 ? curves[entry.curve].value(at: t) : parameters[-1 - entry.curve].value
+        }
+        return out
+    }
+
     /// The effective intensity (0…1) of event `e` at time `t`: its `HapticIntensity` × the intensity control.
     public func intensity(of e: HapticEvent, at t: Double) -> Double {
         min(1, max(0, e.intensity * control(.hapticIntensityControl, at: t)))

@@ -2,7 +2,7 @@
 /// the motor should run. The common ground of the waveform renderers (Android, web, rumble).
 ///
 /// Each step takes the strongest haptic event active at the step's middle (intensity × control,
-/// sharpness + control). A continuous event is active over [time, time + duration); a transient over
+/// sharpness + control, the controls taken at the step's middle). A continuous event is active over [time, time + duration); a transient over
 /// [time, time + `transientLength`), since a tap must last long enough for a motor to spin up.
 public struct HapticTimeline: Sendable, Hashable {
     /// Length in seconds a transient occupies on a waveform target (30 ms: about the shortest pulse
@@ -49,6 +49,10 @@ public struct HapticTimeline: Sendable, Hashable {
         } || pattern.parameters.contains {
             [.hapticAttackTimeControl, .hapticDecayTimeControl, .hapticReleaseTimeControl].contains($0.id) && $0.value != 0
         }
+        // Controls at each step's middle, in one sweep each.
+        let middles = (0..<count).map { (Double($0) + 0.5) * step }
+        let intensityControl = pattern.control(.hapticIntensityControl, at: middles)
+        let sharpnessControl = pattern.control(.hapticSharpnessControl, at: middles)
         var sharp = false
         for e in haptic {
             let length = e.type == .hapticTransient ? Self.transientLength : e.effectiveDuration
@@ -63,15 +67,14 @@ public struct HapticTimeline: Sendable, Hashable {
                 let covers = t >= e.time && t < e.time + length
                 let inside = length < step && e.time >= Double(k) * step && e.time < Double(k + 1) * step
                 guard covers || inside else { continue }
-                let at = covers ? t : e.time
-                let i = pattern.intensity(of: e, at: at)
+                let i = min(1, max(0, e.intensity * intensityControl[k]))
                 if !running[k] || i > intensity[k] {
                     intensity[k] = i
-                    sharpness[k] = pattern.sharpness(of: e, at: at)
+                    sharpness[k] = min(1, max(0, e.sharpness + sharpnessControl[k]))
                 }
                 running[k] = true
             }
-            if pattern.sharpness(of: e, at: e.time) != 0.5 { sharp = true }
+            if e.sharpness != 0.5 { sharp = true }
         }
         usesSharpness = sharp || pattern.parameters.contains { $0.id == .hapticSharpnessControl && $0.value != 0 }
             || pattern.curves.contains { $0.id == .hapticSharpnessControl }
