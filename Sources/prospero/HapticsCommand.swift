@@ -15,13 +15,20 @@ struct HapticsCommand: ParsableCommand {
 
 /// The targets a pattern renders to.
 enum HapticFormat: String, ExpressibleByArgument, CaseIterable {
-    case ahap, android, web, rumble
+    case ahap, android, androidPrimitives = "android-primitives", web, rumble
 
     /// The pattern as this format's JSON text, with what the target could not play.
     func render(_ pattern: HapticPattern) -> (text: String, warnings: [HapticRenderWarning]) {
         switch self {
         case .ahap: return (pattern.ahapJSON(), [])
         case .android: let w = AndroidWaveform(pattern); return (w.json(), w.warnings)
+        case .androidPrimitives:
+            // Primitives fit patterns of taps only; anything longer falls back to the waveform.
+            guard let c = AndroidComposition(pattern) else {
+                let w = AndroidWaveform(pattern)
+                return (w.json(), [.waveformInsteadOfPrimitives] + w.warnings)
+            }
+            return (c.json(), c.warnings)
         case .web: let w = WebVibrationPattern(pattern); return (w.json(), w.warnings)
         case .rumble: let r = RumbleTrack(pattern); return (r.json(), r.warnings)
         }
@@ -92,7 +99,7 @@ struct HapticsPatternCommand: ParsableCommand {
     @Option(help: "adaptive: seconds of pattern (0…30).")
     var duration: Double = 2
 
-    @Option(help: "ahap, android, web or rumble.")
+    @Option(help: "ahap, android, android-primitives, web or rumble.")
     var format: HapticFormat = .ahap
 
     @Option(name: .shortAndLong, help: "Output file (default: stdout).")
@@ -128,7 +135,7 @@ struct HapticsConvertCommand: ParsableCommand {
     @Argument(help: "AHAP file.")
     var input: String
 
-    @Option(help: "ahap, android, web or rumble.")
+    @Option(help: "ahap, android, android-primitives, web or rumble.")
     var format: HapticFormat = .android
 
     @Option(name: .shortAndLong, help: "Output file (default: stdout).")

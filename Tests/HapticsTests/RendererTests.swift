@@ -120,3 +120,27 @@ import Testing
         #expect(r.segments.allSatisfy { abs($0.duration - 0.2) < 1e-9 && abs($0.strong - 0.49) < 1e-9 && abs($0.weak - 0.21) < 1e-9 })
     }
 }
+
+@Suite struct AndroidCompositionTests {
+    @Test func tapsBecomePrimitivesChosenBySharpnessAndIntensity() throws {
+        let p = HapticPattern(events: [
+            .transient(at: 0, intensity: 0.4, sharpness: 0.2),
+            .transient(at: 0.25, intensity: 0.9, sharpness: 0.2),
+            .transient(at: 0.5, intensity: 0.3, sharpness: 0.6),
+            .transient(at: 1, intensity: 0.6, sharpness: 0.5),
+        ])
+        let c = try #require(AndroidComposition(p))
+        #expect(c.steps.map(\.primitive) == [.lowTick, .thud, .tick, .click])
+        #expect(c.steps.map(\.scale) == [0.4, 0.9, 0.3, 0.6])
+        // Delays count from the end of the previous primitive (assumed 20 ms long).
+        #expect(c.steps.map(\.delay) == [0, 230, 230, 480])
+        #expect(c.json().contains("\"id\": \"LOW_TICK\""))
+        #expect(c.warnings.contains(.primitiveLengthAssumed(milliseconds: 20)))
+    }
+
+    @Test func continuousEventsDoNotFit() {
+        #expect(AndroidComposition(HapticManager.heavy()) == nil)
+        #expect(AndroidComposition(HapticPattern()) == nil)
+        #expect(AndroidComposition(HapticManager.adaptive(rate: 5, amplitude: 1, duration: 1))?.steps.count == 5)
+    }
+}

@@ -61,14 +61,20 @@ public final class AudioHapticTracker {
     let highPassCoefficient: Float
     var frameScratch: [Float]
 
-    /// Every hop analysed so far.
+    /// Every hop analysed so far (only the latest when `keepsHistory` is false).
     public private(set) var frames: [Frame] = []
-    /// Every onset found so far.
+    /// Every onset found so far (when `keepsHistory` is false: those not yet drained).
     public private(set) var onsets: [Onset] = []
     var drained = 0
+    /// Whether frames and drained onsets are kept (offline, for `AudioHaptics`); live trackers that run
+    /// for hours pass false, so memory stays bounded.
+    public let keepsHistory: Bool
 
-    /// - Parameter sampleRate: Hz, 8 000…384 000.
-    public init(sampleRate: Double) {
+    /// - Parameters:
+    ///   - sampleRate: Hz, 8 000…384 000.
+    ///   - keepsHistory: keep every frame and onset (offline analysis) or only what is not yet drained (live).
+    public init(sampleRate: Double, keepsHistory: Bool = true) {
+        self.keepsHistory = keepsHistory
         self.sampleRate = min(max(sampleRate.isFinite ? sampleRate : 48_000, 8_000), 384_000)
         hop = max(1, Int((Self.hopTime * self.sampleRate).rounded()))
         ring = Array(repeating: 0, count: Self.windowSize)
@@ -135,6 +141,7 @@ public final class AudioHapticTracker {
         }
         let centroid = total > 1e-9 ? weighted / total : 100
         let sharpness = min(max(log(max(centroid, 1) / 100) / log(80), 0), 1)
+        if !keepsHistory { frames.removeAll(keepingCapacity: true) }
         frames.append(Frame(time: time, rms: (sum / Double(size)).squareRoot(), sharpness: sharpness))
         detect(flux: flux, time: time, sharpness: sharpness)
     }
@@ -167,7 +174,8 @@ public final class AudioHapticTracker {
 
     /// Transients for the onsets found since the last call (live use: play or send them as they come).
     public func drainTransients() -> [HapticEvent] {
-        defer { drained = onsets.count }
-        return onsets[drained...].map { .transient(at: $0.time, intensity: $0.strength.squareRoot(), sharpness: $0.sharpness) }
+        let events = onsets[drained...].map { HapticEvent.transient(at: $0.time, intensity: $0.strength.squareRoot(), sharpness: $0.sharpness) }
+        if keepsHistory { drained = onsets.count } else { onsets.removeAll(keepingCapacity: true); drained = 0 }
+        return events
     }
 }

@@ -17,6 +17,10 @@ public enum HapticRenderWarning: Sendable, Hashable, CustomStringConvertible {
     case audioEventsIgnored(count: Int)
     /// Attack, decay and release envelopes were not rendered (the events play flat).
     case envelopesIgnored
+    /// Android composition delays assume each primitive lasts `milliseconds` (the device decides).
+    case primitiveLengthAssumed(milliseconds: Int)
+    /// The pattern holds continuous events, so Android primitives do not fit; a waveform was written.
+    case waveformInsteadOfPrimitives
     /// The pattern was cut at `time` seconds to fit the target's limit (`limit`).
     case truncated(time: Double, limit: String)
 
@@ -30,6 +34,8 @@ public enum HapticRenderWarning: Sendable, Hashable, CustomStringConvertible {
         case .shortStepsMerged(let n, let m): return "\(n) step(s) shorter than \(Int((m * 1000).rounded())) ms merged into their neighbours"
         case .audioEventsIgnored(let n): return "\(n) audio event(s) ignored (not haptics)"
         case .envelopesIgnored: return "attack/decay/release envelopes ignored"
+        case .primitiveLengthAssumed(let ms): return "primitive lengths are the phone's; delays assume \(ms) ms each"
+        case .waveformInsteadOfPrimitives: return "the pattern is not taps only, so it was written as a waveform, not primitives"
         case .truncated(let t, let limit): return "pattern cut at \(t) s (\(limit))"
         }
     }

@@ -59,6 +59,7 @@ public struct RumbleTrack: Sendable, Hashable {
         if line.transientCount > 0 { warnings.append(.transientsLengthened(count: line.transientCount, length: HapticTimeline.transientLength)) }
         if line.audioEventCount > 0 { warnings.append(.audioEventsIgnored(count: line.audioEventCount)) }
         if line.usesEnvelopes { warnings.append(.envelopesIgnored) }
+        if pattern.duration > HapticTimeline.maximumLength { warnings.append(.truncated(time: HapticTimeline.maximumLength, limit: "renderer limit")) }
         self.init(segments: segments, warnings: warnings)
     }
 

@@ -42,6 +42,7 @@ public struct WebVibrationPattern: Sendable, Hashable {
         if chosen.line.usesSharpness { warnings.append(.sharpnessDropped) }
         if chosen.line.audioEventCount > 0 { warnings.append(.audioEventsIgnored(count: chosen.line.audioEventCount)) }
         if chosen.line.usesEnvelopes { warnings.append(.envelopesIgnored) }
+        if pattern.duration > HapticTimeline.maximumLength { warnings.append(.truncated(time: HapticTimeline.maximumLength, limit: "renderer limit")) }
         if entries.count > Self.maximumEntries {
             entries = Array(entries.prefix(Self.maximumEntries))
             // End on an "on" entry: a trailing pause means nothing.
