@@ -56,6 +56,23 @@ import Testing
         #expect(r.snapshots.last!.snapshot.harmonyPhrase == -1)
     }
 
+    @Test func theHapticLeadsItsSoundByLessThan20ms() throws {
+        var model = HarmonyWithMe(random: GameRandom(seed: 21), aspectRatio: 0.5)
+        _ = model.start(at: 0)
+        _ = model.advance(to: 2.45, musicPosition: 2.45)
+        let c = try #require(model.circle)
+        let r = GameSession(kind: .harmony, seed: 21).run(Recording(aspectRatio: 0.5, frames: [Script.touch(2.6, c.x, c.y), Script.lift(2.7)]))
+        let haptic = try #require(r.haptics.events.first).time
+        // Hear the output as the audio → haptics tracker does, on the same clock.
+        let tracker = AudioHapticTracker(sampleRate: r.sampleRate)
+        r.left.withUnsafeBufferPointer { l in r.right.withUnsafeBufferPointer { rr in tracker.process(left: l, right: rr, frame: 0) } }
+        let onset = try #require(tracker.onsets.map(\.time).min { abs($0 - haptic) < abs($1 - haptic) })
+        // The phrase starts at the next block (≤ 5.3 ms) and leaves the limiters 10 ms later.
+        let lead = onset - haptic
+        print("harmony tap: sound follows the haptic by \(String(format: "%.1f", lead * 1000)) ms")
+        #expect(lead >= 0 && lead <= 0.02, "sound \(lead * 1000) ms after the haptic")
+    }
+
     @Test func harmonyCirclesFollowTheEngineMusicPosition() {
         // No touches: the circles come and go with the engine's music clock (snapshots).
         let r = GameSession(kind: .harmony, seed: 1, blockSize: 480).run(Recording(), duration: 8, keepSnapshots: true)
