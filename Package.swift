@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Hecate", targets: ["Hecate"]),
         .library(name: "HiSynth", targets: ["HiSynth"]),
         .library(name: "Prospero", targets: ["Prospero"]),
+        .library(name: "Haptics", targets: ["Haptics"]),
+        .library(name: "Games", targets: ["Games"]),
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
         .executable(name: "prospero-bench", targets: ["prospero-bench"]),
@@ -42,6 +44,11 @@ let package = Package(
         // Hands and touches play notes and MIDI: MIDIRouter, fret model, MPE.
         .target(name: "Prospero", dependencies: ["Horatio", "Enobarbus", "Ariel"]),
 
+        // Haptics: AHAP model, the HapticManager patterns, renderers for every device (no Foundation); audio → haptics.
+        .target(name: "Haptics"),
+        // The three touch games (Harmony With Me, Feel Your Vibe, Touch for Music) as models with their audio.
+        .target(name: "Games", dependencies: ["Haptics", "Horatio", "Touchstone", "Ariel", "Enobarbus"]),
+
         // Platform edge: OSC over UDP (SwiftNIO).
         .target(
             name: "EnobarbusUDP",
@@ -56,12 +63,15 @@ let package = Package(
         // Platform edge: JACK audio and MIDI. libjack is loaded at run time (no headers or library at build time).
         .target(name: "CJACKLoader", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel", "Touchstone"]),
+        // Platform edge: game-controller rumble through Linux evdev force feedback (and a uinput device for tests).
+        .target(name: "CEvdevRumble"),
+        .target(name: "HapticsEvdev", dependencies: ["CEvdevRumble", "Haptics"]),
 
         .executableTarget(
             name: "prospero",
             dependencies: [
                 "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK", "Prospero",
-                "HiSynth", "HiSynthLibrary",
+                "HiSynth", "HiSynthLibrary", "Haptics", "Games", "HapticsEvdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,7 +80,7 @@ let package = Package(
         // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
-        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth"]),
+        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
 
         // Test-only: malloc interposition counting allocations per thread, and its Swift helper
@@ -91,5 +101,7 @@ let package = Package(
         .testTarget(name: "HiSynthLibraryTests", dependencies: ["HiSynthLibrary", "HiSynth"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
+        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),
+        .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Horatio", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
     ]
 )

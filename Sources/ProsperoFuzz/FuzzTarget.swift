@@ -5,6 +5,8 @@ import HiSynth
 import Horatio
 import Prospero
 import Enobarbus
+import Games
+import Haptics
 
 /// Every parser of untrusted bytes in the package, as a fuzz target.
 ///
@@ -31,6 +33,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case recording
     /// HiSynth preset strings (`HiSynthPreset(string:)`), then JSON and string round trips of what was read.
     case hisynthPreset
+    /// AHAP haptic patterns (`HapticPattern(ahap:)`), written back and re-read, then rendered for every target.
+    case ahap
+    /// Game scripts (`prospero game simulate --script`): a recording, then every game model over its frames.
+    case gameScript
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -68,6 +74,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return true
         case .hisynthPreset:
             return FuzzTarget.runHiSynthPreset(bytes)
+        case .ahap:
+            return FuzzTarget.runAHAP(bytes)
+        case .gameScript:
+            return FuzzTarget.runGameScript(bytes)
         }
     }
 }

@@ -32,6 +32,19 @@ import Testing
         #expect(try RecordingReader.parse(Array(text.utf8)) == recording)
     }
 
+    @Test func theScreenAspectRatioIsAnOptionalHeaderField() throws {
+        let touch = Recording(note: "touch", aspectRatio: 0.4615, frames: [.touch(TouchFrame(slot: 0, timestamp: 0.5, x: 0.5, y: 0.5))])
+        let text = touch.encoded()
+        #expect(text.hasPrefix("{\"format\":\"prospero-recording\",\"version\":1,\"created\":\"\",\"note\":\"touch\",\"aspect\":0.4615}\n"))
+        #expect(try RecordingReader.parse(text) == touch)
+        // Without it the header is as before, and the reader leaves it nil.
+        #expect(!Recording(note: "x").encoded().contains("aspect"))
+        #expect(try RecordingReader.parse("{\"format\":\"prospero-recording\",\"version\":1}\n").aspectRatio == nil)
+        for bad in ["0", "-1", "\"wide\""] {
+            #expect(throws: RecordingError.self) { try RecordingReader.parse("{\"format\":\"prospero-recording\",\"version\":1,\"aspect\":\(bad)}\n") }
+        }
+    }
+
     @Test func documentedExampleLinesParse() throws {
         let text = """
             {"format":"prospero-recording","version":1,"created":"2026-11-22T02:30:00Z","extra":"ignored"}

@@ -30,4 +30,13 @@ public enum TestPeers {
         }
         return false
     }
+
+    /// Returns true when the kernel device at `path` exists and opens for reading and writing;
+    /// otherwise skips with a message. A device (/dev/uinput, a controller) is not a package scripts/test
+    /// can install, so it skips even under PROSPERO_REQUIRE_PEERS=1.
+    public static func deviceReady(_ path: String, _ what: String) -> Bool {
+        if FileManager.default.isReadableFile(atPath: path) && FileManager.default.isWritableFile(atPath: path) { return true }
+        print("skipping: \(what) (\(path)) not available")
+        return false
+    }
 }

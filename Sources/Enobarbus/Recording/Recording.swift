@@ -20,6 +20,10 @@ import Horatio
 /// degrees (`HeadRotation`); `lm` is the 21 landmarks' x, y, z in MediaPipe order; touch x, y
 /// and pressure are 0…1. Unknown header fields are ignored, so later versions can add some.
 ///
+/// Optional header field `aspect`: the touch screen's width ÷ height (e.g. 0.4615 for a 9 : 19.5
+/// portrait phone), so touch x and y (each 0…1 of their own side) can be turned into distances; the
+/// games' scripts carry it. Older readers ignore it.
+///
 /// Why normalised frames rather than raw OSC packets: a recording then replays through the
 /// same lifecycle and instruments whatever sender made it, stays readable and diffable, and
 /// does not change meaning when an adapter is fixed. Raw packets would only test adapters,
@@ -33,26 +37,30 @@ public struct Recording: Sendable, Hashable {
     /// When the recording was made (ISO 8601), as the header says; may be empty.
     public var created: String
     public var note: String
+    /// The touch screen's width ÷ height (header field `aspect`), when known; > 0.
+    public var aspectRatio: Double?
     /// Frames with `timestamp` in seconds from the start of the recording.
     public var frames: [TrackingFrame]
 
-    public init(created: String = "", note: String = "", frames: [TrackingFrame] = []) {
+    public init(created: String = "", note: String = "", aspectRatio: Double? = nil, frames: [TrackingFrame] = []) {
         version = Self.currentVersion
         self.created = created
         self.note = note
+        self.aspectRatio = aspectRatio
         self.frames = frames
     }
 
     /// The whole recording as JSON Lines text (header first, one frame per line, final newline).
     public func encoded() -> String {
-        var text = Self.headerLine(created: created, note: note) + "\n"
+        var text = Self.headerLine(created: created, note: note, aspectRatio: aspectRatio) + "\n"
         for frame in frames { text += Self.line(for: frame) + "\n" }
         return text
     }
 
     /// The header line for a new recording.
-    public static func headerLine(created: String, note: String = "") -> String {
-        "{\"format\":\"\(formatName)\",\"version\":\(currentVersion),\"created\":\(jsonString(created)),\"note\":\(jsonString(note))}"
+    public static func headerLine(created: String, note: String = "", aspectRatio: Double? = nil) -> String {
+        let aspect = aspectRatio.map { ",\"aspect\":\(number($0))" } ?? ""
+        return "{\"format\":\"\(formatName)\",\"version\":\(currentVersion),\"created\":\(jsonString(created)),\"note\":\(jsonString(note))\(aspect)}"
     }
 
     /// One frame as one line of JSON (no newline), its `timestamp` written as `t`.

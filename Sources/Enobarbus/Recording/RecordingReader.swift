@@ -54,6 +54,11 @@ public enum RecordingReader {
         r.version = version
         r.created = (o["created"] as? String) ?? ""
         r.note = (o["note"] as? String) ?? ""
+        if o["aspect"] != nil {
+            let aspect = try number(o, "aspect", n)
+            guard aspect > 0, aspect < 1e6 else { throw RecordingError(line: n, .outOfRange(field: "aspect", value: aspect)) }
+            r.aspectRatio = aspect
+        }
     }
 
     static func readFrame(_ o: [String: Any], _ n: Int) throws(RecordingError) -> TrackingFrame {
