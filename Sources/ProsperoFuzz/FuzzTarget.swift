@@ -54,7 +54,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             if (try? OSCEncoder.encode(packet)) != bytes { fatalError("OSC round trip changed the bytes") }
             var assembler = OSCFrameAssembler()
             _ = assembler.ingest(packet, at: 0)
-            _ = assembler.ingest(packet, at: 0.01)
+            _ = assembler.ingest(packet, at: 0.001)
+            _ = assembler.flush(now: 0.01)
+            _ = assembler.ingest(packet, at: 0.02)
+            _ = assembler.flush(now: .infinity)
             return true
         case .recording:
             guard let recording = try? RecordingReader.parse(bytes) else { return false }

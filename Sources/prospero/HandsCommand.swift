@@ -192,6 +192,7 @@ struct HandsCommand: ParsableCommand {
             for packet in inbox.take() {
                 emit(performer.ingest(assembler.ingest(packet.packet, at: packet.time), at: packet.time))
             }
+            emit(performer.ingest(assembler.flush(now: now), at: now))
             emit(performer.advance(to: now))
             handler.drainClock { event in _ = clockReceiver.receive(event.message, at: event.seconds) }
             if let bpm = clockReceiver.bpm, shownBPM.map({ abs($0 - bpm) >= 0.5 }) ?? true {

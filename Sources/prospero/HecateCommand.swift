@@ -344,6 +344,7 @@ final class HecateJACKHandler: JACKProcessHandler, @unchecked Sendable {
                 }
             }
             let now = MonotonicClock.now()
+            for frame in assembler.flush(now: now) { for c in performance.commands(for: frame) { host.send(c) } }
             for c in performance.advance(to: now) { host.send(c) }
             // Clock tempo changes of 0.05 BPM or more reach the engine; a smoothed clock jitters less.
             if let bpm = audio.clockBPM, abs(bpm - (followedBPM ?? 0)) >= 0.05 {

@@ -68,10 +68,11 @@ extension JACKClientTests {
         var ended = false
         try waitUntil("the hand to end", timeout: .seconds(10)) {
             let packets = inbox.withLock { q in defer { q.removeAll() }; return q }
-            for packet in packets {
-                let frames = assembler.ingest(packet.packet, at: packet.time)
+            // Each packet, then the sender frames quiet for 5 ms (the receive loop's flush).
+            let batches = packets.map { ($0.time, assembler.ingest($0.packet, at: $0.time)) } + [(MonotonicClock.now(), assembler.flush(now: MonotonicClock.now()))]
+            for (time, frames) in batches {
                 if frames.contains(where: { if case .ended = $0 { return true } else { return false } }) { ended = true }
-                for m in performer.ingest(frames, at: packet.time) {
+                for m in performer.ingest(frames, at: time) {
                     let short = m.message.shortMessage!
                     sent.append(short)
                     #expect(handler.send(short))

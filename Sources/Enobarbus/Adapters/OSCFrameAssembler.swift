@@ -1,14 +1,28 @@
-/// Turns OSC packets from any supported sender into normalised `TrackingFrame`s.
+/// Turns OSC packets from any supported sender into normalised `TrackingFrame`s, one per sender frame.
 ///
-/// Each packet (one datagram, with all its bundles) is one frame boundary: its messages
-/// update the sources' state, then one frame per changed source comes out, in
-/// `InputSourceID.all` order. Adapters are tried in a fixed order (native, Face Cap,
-/// MediaPipe, TUIO, TouchOSC, Open Stage Control, ZIG SIM); the first that recognises an
-/// address handles it. Messages that no enabled adapter recognises are counted as ignored;
-/// recognised ones with wrong arguments are counted as rejected, with the last reason kept.
+/// Senders differ in how they cut a frame into packets: Face Cap sends each of its 52 `/W`
+/// blendshapes and its head messages in a datagram of its own, ZIG SIM and TouchOSC send a few
+/// packets per frame, TUIO and Prospero's native senders one bundle. The assembler keeps one open
+/// frame per sender (per `OSCInputFormat`) and closes it, emitting each source it changed once:
+///
+/// 1. at the end of a bundle (a bundle's messages apply atomically, as OSC requires);
+/// 2. when a key already in the open frame repeats (a key is the address plus a first argument that
+///    names a part: Face Cap's `/W` index, a native blendshape name or slot), so the next frame's
+///    first message closes the previous frame;
+/// 3. on the sender's known frame-ending message (TUIO `fseq`, `/mediapipe/hands`, an Open Stage
+///    Control widget message: each carries or ends a whole frame);
+/// 4. after `quietInterval` (about 5 ms) without a message from that sender, when the caller's
+///    loop calls `flush(now:)` with the current time (there are no timers inside Enobarbus).
+///
+/// Adapters are tried in a fixed order (native, Face Cap, MediaPipe, TUIO, TouchOSC, Open Stage
+/// Control, ZIG SIM); the first that recognises an address handles it. Messages that no enabled
+/// adapter recognises are counted as ignored; recognised ones with wrong arguments are counted as
+/// rejected, with the last reason kept.
 ///
 ///     var assembler = OSCFrameAssembler()
-///     let frames = assembler.ingest(packet, at: now)
+///     send(assembler.ingest(packet, at: arrival))      // frames the packet closed
+///     send(assembler.flush(now: now))                  // frames quiet for 5 ms, from the receive loop
+///     send(assembler.flush(now: .infinity))            // at the end of input: every open frame
 public struct OSCFrameAssembler: Sendable {
     public var enabledFormats: Set<OSCInputFormat>
     public var native = NativeOSCAdapter()
@@ -20,6 +34,9 @@ public struct OSCFrameAssembler: Sendable {
     public var zigSim = ZIGSIMAdapter()
     /// Swap left and right handedness (for mirrored cameras).
     public var swapHandedness = false
+    /// Seconds without a message after which `flush(now:)` closes a sender's frame (0.005 by default:
+    /// longer than the gaps inside one burst of packets, shorter than a 60 fps frame interval).
+    public var quietInterval: Double = 0.005
 
     public private(set) var state = FrameAssembly()
     public private(set) var acceptedMessages = 0
@@ -28,17 +45,79 @@ public struct OSCFrameAssembler: Sendable {
     public private(set) var lastRejection: String?
     /// Messages accepted per sender format.
     public private(set) var acceptedByFormat: [OSCInputFormat: Int] = [:]
+    /// Sender frames closed so far, per sender format.
+    public private(set) var framesByFormat: [OSCInputFormat: Int] = [:]
+
+    /// The open frame of each sender: the keys it holds and when its latest message arrived.
+    private var open: [OSCInputFormat: OpenSenderFrame] = [:]
 
     public init(enabledFormats: Set<OSCInputFormat> = Set(OSCInputFormat.allCases)) {
         self.enabledFormats = enabledFormats
     }
 
-    /// Applies one packet received at `time` (seconds, monotonic) and returns the frames it produced.
+    /// Whether some sender's frame is waiting to be closed (by more input or by `flush(now:)`).
+    public var hasOpenFrames: Bool { !open.isEmpty }
+
+    /// Applies one packet received at `time` (seconds, monotonic) and returns the frames it closed:
+    /// first those quiet since before it arrived, then those its messages closed.
     public mutating func ingest(_ packet: OSCPacket, at time: Double) -> [TrackingFrame] {
+        var out = flush(now: time)
+        var bundleFormats: [OSCInputFormat] = []
+        let inBundle: Bool
+        if case .bundle = packet { inBundle = true } else { inBundle = false }
+        packet.forEachMessage { message in
+            let key = FrameKey(message)
+            // Rule 2: a repeated key starts the sender's next frame (not inside a bundle: atomic).
+            if !inBundle, let format = open.first(where: { $0.value.keys.contains(key) })?.key {
+                out += close(format)
+            }
+            guard let format = handle(message) else { return }
+            if inBundle && !bundleFormats.contains(format) {
+                // A bundle is a frame of its own: what the sender left open before it is closed first.
+                if open[format] != nil { out += close(format) }
+                bundleFormats.append(format)
+            }
+            state.time = time
+            open[format, default: OpenSenderFrame()].keys.insert(key)
+            open[format]?.lastTime = time
+            if !inBundle && Self.endsFrame(message, format) { out += close(format) }  // rule 3
+        }
+        for format in bundleFormats where open[format] != nil { out += close(format) }  // rule 1
         state.time = time
-        packet.forEachMessage { handle($0) }
-        if enabledFormats.contains(.zigSim) { zigSim.packetEnded(into: &state) }
-        var frames = state.flush()
+        return out
+    }
+
+    /// Closes every sender frame whose latest message is at least `quietInterval` older than `now`
+    /// (seconds on the clock of `ingest`'s times); `flush(now: .infinity)` closes them all.
+    public mutating func flush(now: Double) -> [TrackingFrame] {
+        guard !open.isEmpty else { return [] }
+        var out: [TrackingFrame] = []
+        // A nanosecond of slack: 0.105 − 0.1 is 0.00499… in binary.
+        let quiet = open.filter { now - $0.value.lastTime >= quietInterval - 1e-9 }.sorted { ($0.value.lastTime, $0.key.rawValue) < ($1.value.lastTime, $1.key.rawValue) }
+        for (format, _) in quiet { out += close(format) }
+        return out
+    }
+
+    /// The messages that carry or end a whole frame of their sender.
+    static func endsFrame(_ message: OSCMessage, _ format: OSCInputFormat) -> Bool {
+        switch format {
+        case .mediaPipeHands: return true
+        case .tuio: return message.arguments.first?.stringValue == "fseq"
+        case .openStageControl: return !message.address.hasSuffix("/touch")
+        case .native, .faceCap, .zigSim, .touchOSC: return false
+        }
+    }
+
+    /// Emits the sources `format` changed since its frame opened, stamped with its latest arrival time.
+    private mutating func close(_ format: OSCInputFormat) -> [TrackingFrame] {
+        guard let frame = open.removeValue(forKey: format) else { return [] }
+        let now = state.time
+        state.time = frame.lastTime
+        state.owner = format
+        if format == .zigSim && enabledFormats.contains(.zigSim) { zigSim.packetEnded(into: &state) }
+        var frames = state.flush(owner: format)
+        state.time = now
+        framesByFormat[format, default: 0] += 1
         if swapHandedness {
             for k in frames.indices {
                 if case .hand(var h) = frames[k] { h.handedness = h.handedness.swapped; frames[k] = .hand(h) }
@@ -50,8 +129,10 @@ public struct OSCFrameAssembler: Sendable {
     /// Exact addresses first, patterns next, ZIG SIM's suffix match last (it is the loosest).
     static let dispatchOrder: [OSCInputFormat] = [.native, .faceCap, .mediaPipeHands, .tuio, .touchOSC, .openStageControl, .zigSim]
 
-    private mutating func handle(_ message: OSCMessage) {
+    /// The format whose adapter accepted `message`, or nil when it was rejected or ignored.
+    private mutating func handle(_ message: OSCMessage) -> OSCInputFormat? {
         for format in Self.dispatchOrder where enabledFormats.contains(format) {
+            state.owner = format
             let result: OSCAdapterResult?
             switch format {
             case .native: result = native.handle(message, into: &state)
@@ -67,12 +148,38 @@ public struct OSCFrameAssembler: Sendable {
             case .accepted:
                 acceptedMessages += 1
                 acceptedByFormat[format, default: 0] += 1
+                return format
             case .rejected(let reason):
                 rejectedMessages += 1
                 lastRejection = "\(message.address): \(reason)"
+                return nil
             }
-            return
         }
         ignoredMessages += 1
+        return nil
+    }
+}
+
+/// One sender's frame while it is open.
+struct OpenSenderFrame: Sendable {
+    var keys: Set<FrameKey> = []
+    var lastTime = 0.0
+}
+
+/// What a message sets within a sender's frame: its address, and the first argument when that names a
+/// part (Face Cap's `/W` index, a native blendshape name or slot, a TUIO command), so that the same key
+/// twice means the sender has begun its next frame.
+struct FrameKey: Hashable, Sendable {
+    var address: String
+    var part: OSCArgument?
+
+    init(_ message: OSCMessage) {
+        address = message.address
+        switch message.arguments.first {
+        case .int32(let v)?: part = .int64(Int64(v))
+        case .int64(let v)?: part = .int64(v)
+        case .string(let s)?, .symbol(let s)?: part = .string(s)
+        default: part = nil
+        }
     }
 }
