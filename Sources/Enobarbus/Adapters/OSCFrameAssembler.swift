@@ -6,9 +6,9 @@
 /// frame per sender (per `OSCInputFormat`) and closes it, emitting each source it changed once:
 ///
 /// 1. at the end of a bundle (a bundle's messages apply atomically, as OSC requires);
-/// 2. when a key already in the open frame repeats (a key is the address plus a first argument that
-///    names a part: Face Cap's `/W` index, a native blendshape name or slot), so the next frame's
-///    first message closes the previous frame;
+/// 2. when a key already in the open frame repeats (a key is the address plus up to two leading
+///    integer or string arguments that name a part: Face Cap's `/W` index, a native blendshape name or
+///    slot), so the next frame's first message closes the previous frame (not inside a bundle);
 /// 3. on the sender's known frame-ending message (TUIO `fseq`, `/mediapipe/hands`, an Open Stage
 ///    Control widget message: each carries or ends a whole frame);
 /// 4. after `quietInterval` (about 5 ms) without a message from that sender, when the caller's
@@ -65,18 +65,20 @@ public struct OSCFrameAssembler: Sendable {
         var bundleFormats: [OSCInputFormat] = []
         let inBundle: Bool
         if case .bundle = packet { inBundle = true } else { inBundle = false }
+        // Inside a bundle keys may repeat (it is atomic); only a key of a frame opened before it closes that frame.
+        var keysBefore = inBundle ? open.mapValues(\.keys) : [:]
         packet.forEachMessage { message in
             let key = FrameKey(message)
-            // Rule 2: a repeated key starts the sender's next frame (not inside a bundle: atomic).
-            if !inBundle, let format = open.first(where: { $0.value.keys.contains(key) })?.key {
-                out += close(format)
+            if inBundle {
+                if let format = keysBefore.first(where: { $0.value.contains(key) })?.key {
+                    keysBefore[format] = nil
+                    out += close(format)
+                }
+            } else if let format = open.first(where: { $0.value.keys.contains(key) })?.key {
+                out += close(format)  // rule 2
             }
             guard let format = handle(message) else { return }
-            if inBundle && !bundleFormats.contains(format) {
-                // A bundle is a frame of its own: what the sender left open before it is closed first.
-                if open[format] != nil { out += close(format) }
-                bundleFormats.append(format)
-            }
+            if inBundle && !bundleFormats.contains(format) { bundleFormats.append(format) }
             state.time = time
             open[format, default: OpenSenderFrame()].keys.insert(key)
             open[format]?.lastTime = time
@@ -166,20 +168,22 @@ struct OpenSenderFrame: Sendable {
     var lastTime = 0.0
 }
 
-/// What a message sets within a sender's frame: its address, and the first argument when that names a
-/// part (Face Cap's `/W` index, a native blendshape name or slot, a TUIO command), so that the same key
-/// twice means the sender has begun its next frame.
+/// What a message sets within a sender's frame: its address and up to two leading integer or string
+/// arguments, which name a part (Face Cap's `/W` index, a native blendshape name or slot, TUIO's `set`
+/// and session id), so that the same key twice means the sender has begun its next frame.
 struct FrameKey: Hashable, Sendable {
     var address: String
-    var part: OSCArgument?
+    var parts: [OSCArgument] = []
 
     init(_ message: OSCMessage) {
         address = message.address
-        switch message.arguments.first {
-        case .int32(let v)?: part = .int64(Int64(v))
-        case .int64(let v)?: part = .int64(v)
-        case .string(let s)?, .symbol(let s)?: part = .string(s)
-        default: part = nil
+        for argument in message.arguments.prefix(2) {
+            switch argument {
+            case .int32(let v): parts.append(.int64(Int64(v)))
+            case .int64(let v): parts.append(.int64(v))
+            case .string(let s), .symbol(let s): parts.append(.string(s))
+            default: return
+            }
         }
     }
 }
