@@ -61,10 +61,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return true
         case .recording:
             guard let recording = try? RecordingReader.parse(bytes) else { return false }
-            // What the reader accepts, the writer must write back to something it reads the same.
-            if (try? RecordingReader.parse(recording.encoded())) != recording {
-                fatalError("recording round trip changed the frames")
-            }
+            // What the reader accepts, the writer must write back to something it reads the same
+            // (read → write → read gives the same frames), and writing that again gives the same bytes.
+            let written = recording.encoded()
+            guard let again = try? RecordingReader.parse(written) else { fatalError("the reader refuses what the writer wrote") }
+            if again != recording { fatalError("recording round trip changed the frames") }
+            if again.encoded() != written { fatalError("writing a recording read back changed the bytes") }
             return true
         }
     }

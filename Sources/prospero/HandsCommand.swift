@@ -126,12 +126,7 @@ struct HandsCommand: ParsableCommand {
     }
 
     func runOffline(_ path: String, _ settings: MIDIRouterSettings) throws {
-        let bytes: [UInt8]
-        do { bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-            throw ValidationError("cannot read \(path): \(error.localizedDescription)")
-        }
-        let recording: Recording
-        do { recording = try RecordingReader.parse(bytes) } catch { throw ValidationError("\(path): \(error)") }
+        let recording = try RecordingFile.load(path)
         let performance = try HandsPerformance(recording: recording, settings: settings, stabilizes: stabilize, timeout: timeout)
         let file = live.midiOut[0]
         let midiBytes = try performance.midiFile().encoded()

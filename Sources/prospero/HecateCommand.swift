@@ -88,15 +88,7 @@ struct HecateCommand: ParsableCommand {
 
     // MARK: Offline
 
-    static func loadRecording(_ path: String) throws -> Recording {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ValidationError("cannot read recording '\(path)': \(error.localizedDescription)")
-        }
-        do { return try RecordingReader.parse(Array(data)) } catch {
-            throw ValidationError("recording '\(path)': \(error)")
-        }
-    }
+    static func loadRecording(_ path: String) throws -> Recording { try RecordingFile.load(path) }
 
     /// Renders `recording` with `setup` (float32 in memory, for the demo's concatenation); left and right.
     static func render(_ recording: Recording, setup: HecateSetup, sampleRate: Double) throws -> (left: [Float], right: [Float]) {
