@@ -126,4 +126,27 @@ import Testing
         let face = a.flush(now: 0.01)
         #expect(face.map(\.source) == [.face] && face.faces[0].blendshapes[.tongueOut] == 0.3)
     }
+
+    @Test func aSendersFrameEndIsLearnedFromThreeFramesInARow() {
+        var a = OSCFrameAssembler()
+        var faces: [FaceFrame] = []
+        for k in 0..<3 {
+            faces += Self.feed(&a, Self.faceCapFrame(value: Float(k + 1) / 10), start: Double(k) / 60).faces
+            faces += a.flush(now: Double(k) / 60 + 0.007).faces
+        }
+        #expect(faces.count == 3 && a.learnedFrameEnd(of: .faceCap) == "/W 51")
+        // Now /W 51 closes the frame as it arrives: no quiet wait, and a 20 ms stall mid-burst does not split it.
+        let packets = Self.faceCapFrame(value: 0.4)
+        var out = Self.feed(&a, Array(packets.prefix(30)), start: 0.05)
+        out += a.flush(now: 0.07)
+        #expect(out.isEmpty, "paused mid-frame: still open")
+        out += Self.feed(&a, Array(packets.dropFirst(30)), start: 0.07)
+        #expect(out.faces.count == 1 && out.faces[0].blendshapes[.tongueOut] == 0.4)
+        // A sender that stops ending there (here: frames without /W 51) is forgotten after three frames.
+        for k in 0..<3 {
+            _ = Self.feed(&a, Array(Self.faceCapFrame(value: 0.5).dropLast()), start: 0.1 + Double(k) / 60)
+            _ = a.flush(now: 0.1 + Double(k) / 60 + 0.06)
+        }
+        #expect(a.learnedFrameEnd(of: .faceCap) == "/W 50")
+    }
 }

@@ -1,15 +1,11 @@
 import Enobarbus
 import Foundation
+import ProsperoTestSupport
 import Testing
 
 /// `prospero osc record` as a user runs it, fed by a real Face Cap-like sender (python-osc) over loopback.
 @Suite(.serialized) struct OSCRecordCommandTests {
-    /// The `prospero` executable built next to this test bundle.
-    static var prospero: URL? {
-        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidate = directory.appendingPathComponent("prospero")
-        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-    }
+    static var prospero: URL? { TestPeers.prospero }
 
     /// Face Cap's live mode at 60 fps for 10 s: per frame /HT, /HR, /HRQ and the 52 /W blendshapes, one
     /// datagram each (55 packets, 33 000 in all), every weight of frame k equal to (k + 1) / 1000.
@@ -32,8 +28,9 @@ import Testing
 
     @Test(.enabled(if: Peers.enabled(Peers.pythonOSC && prospero != nil)))
     func faceCapAtSixtyFramesASecondRecordsOneLinePerFrame() async throws {
-        let prospero = try #require(Self.prospero, "prospero is built next to the test bundle")
-        let python3 = try #require(Peers.python3)
+        let prospero = try TestPeers.require(Self.prospero, "the prospero executable (swift build)")
+        let python3 = try TestPeers.require(Peers.python3, "python3")
+        try TestPeers.require(Peers.pythonOSC, "python-osc (pip install python-osc)")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("osc-record-\(getpid()).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
         let recorder = Process()

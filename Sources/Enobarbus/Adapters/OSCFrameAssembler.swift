@@ -10,9 +10,13 @@
 ///    integer or string arguments that name a part: Face Cap's `/W` index, a native blendshape name or
 ///    slot), so the next frame's first message closes the previous frame (not inside a bundle);
 /// 3. on the sender's known frame-ending message (TUIO `fseq`, `/mediapipe/hands`, an Open Stage
-///    Control widget message: each carries or ends a whole frame);
+///    Control widget message: each carries or ends a whole frame), or on its learned one: when three
+///    frames in a row of loose packets ended on the same key (Face Cap's last `/W`), that key closes
+///    the sender's frames at once, until three frames in a row end elsewhere;
 /// 4. after `quietInterval` (about 5 ms) without a message from that sender, when the caller's
-///    loop calls `flush(now:)` with the current time (there are no timers inside Enobarbus).
+///    loop calls `flush(now:)` with the current time (there are no timers inside Enobarbus). For a
+///    sender whose frame end was learned the wait is `learnedQuietInterval` (50 ms): its frames close
+///    on their end, and a sender paused by its scheduler in the middle of a burst is not split.
 ///
 /// Adapters are tried in a fixed order (native, Face Cap, MediaPipe, TUIO, TouchOSC, Open Stage
 /// Control, ZIG SIM); the first that recognises an address handles it. Messages that no enabled
@@ -37,6 +41,8 @@ public struct OSCFrameAssembler: Sendable {
     /// Seconds without a message after which `flush(now:)` closes a sender's frame (0.005 by default:
     /// longer than the gaps inside one burst of packets, shorter than a 60 fps frame interval).
     public var quietInterval: Double = 0.005
+    /// The quiet close for a sender whose frame-ending key was learned (rule 3), seconds.
+    public var learnedQuietInterval: Double = 0.05
 
     public private(set) var state = FrameAssembly()
     public private(set) var acceptedMessages = 0
@@ -50,6 +56,21 @@ public struct OSCFrameAssembler: Sendable {
 
     /// The open frame of each sender: the keys it holds and when its latest message arrived.
     private var open: [OSCInputFormat: OpenSenderFrame] = [:]
+    /// How each sender's recent frames ended, and the frame-ending key learned from them.
+    private var endings: [OSCInputFormat: FrameEndings] = [:]
+
+    /// The key that closes `format`'s frames at once, once learned (rule 3).
+    public func learnedFrameEnd(of format: OSCInputFormat) -> String? {
+        endings[format]?.learned.map { key in
+            ([key.address] + key.parts.map { part in
+                switch part {
+                case .int64(let v): "\(v)"
+                case .string(let s): s
+                default: "\(part)"
+                }
+            }).joined(separator: " ")
+        }
+    }
 
     public init(enabledFormats: Set<OSCInputFormat> = Set(OSCInputFormat.allCases)) {
         self.enabledFormats = enabledFormats
@@ -82,7 +103,10 @@ public struct OSCFrameAssembler: Sendable {
             state.time = time
             open[format, default: OpenSenderFrame()].keys.insert(key)
             open[format]?.lastTime = time
-            if !inBundle && Self.endsFrame(message, format) { out += close(format) }  // rule 3
+            open[format]?.lastKey = inBundle ? nil : key
+            if !inBundle && (Self.endsFrame(message, format) || endings[format]?.learned == key) {
+                out += close(format)  // rule 3
+            }
         }
         for format in bundleFormats where open[format] != nil { out += close(format) }  // rule 1
         state.time = time
@@ -95,7 +119,7 @@ public struct OSCFrameAssembler: Sendable {
         guard !open.isEmpty else { return [] }
         var out: [TrackingFrame] = []
         // A nanosecond of slack: 0.105 − 0.1 is 0.00499… in binary.
-        let quiet = open.filter { now - $0.value.lastTime >= quietInterval - 1e-9 }.sorted { ($0.value.lastTime, $0.key.rawValue) < ($1.value.lastTime, $1.key.rawValue) }
+        let quiet = open.filter { now - $0.value.lastTime >= (endings[$0.key]?.learned == nil ? quietInterval : learnedQuietInterval) - 1e-9 }.sorted { ($0.value.lastTime, $0.key.rawValue) < ($1.value.lastTime, $1.key.rawValue) }
         for (format, _) in quiet { out += close(format) }
         return out
     }
@@ -113,6 +137,7 @@ public struct OSCFrameAssembler: Sendable {
     /// Emits the sources `format` changed since its frame opened, stamped with its latest arrival time.
     private mutating func close(_ format: OSCInputFormat) -> [TrackingFrame] {
         guard let frame = open.removeValue(forKey: format) else { return [] }
+        endings[format, default: FrameEndings()].note(frame.keys.count > 1 ? frame.lastKey : nil)
         let now = state.time
         state.time = frame.lastTime
         state.owner = format
@@ -166,6 +191,38 @@ public struct OSCFrameAssembler: Sendable {
 struct OpenSenderFrame: Sendable {
     var keys: Set<FrameKey> = []
     var lastTime = 0.0
+    /// The key of its latest loose message (nil after a bundle).
+    var lastKey: FrameKey?
+}
+
+/// The keys a sender's recent frames ended on, and the frame-ending key learned from three in a row.
+struct FrameEndings: Sendable {
+    private(set) var learned: FrameKey?
+    private var candidate: FrameKey?
+    private var run = 0
+    private var misses = 0
+
+    /// Notes the key a closed frame ended on (nil for a bundle or a one-message frame).
+    mutating func note(_ last: FrameKey?) {
+        if let last, last == learned {
+            misses = 0
+            return
+        }
+        if learned != nil {
+            misses += 1
+            if misses >= 3 { learned = nil; misses = 0 }
+        }
+        if let last, last == candidate {
+            run += 1
+        } else {
+            candidate = last
+            run = last == nil ? 0 : 1
+        }
+        if run >= 3 && learned == nil {
+            learned = candidate
+            misses = 0
+        }
+    }
 }
 
 /// What a message sets within a sender's frame: its address and up to two leading integer or string
