@@ -135,9 +135,16 @@ struct HandsCommand: ParsableCommand {
         print("\(path): \(recording.frames.count) frames → \(performance.messages.count) MIDI messages (\(notes) notes) → \(file)")
         if let wavOut {
             // The performance's own MIDI file through the built-in synth: what --output synth plays live.
-            let (wav, summary) = try PolySynthSongRender.render(midiFile: midiBytes, settings: PolySynthSettings())
-            try Data(wav).write(to: URL(fileURLWithPath: wavOut))
-            print("\(wavOut): \(summary)")
+            // Streamed to the file; refused before rendering when longer than the 4-hour limit.
+            let sink = try FileWAVSink(path: wavOut)
+            do {
+                let summary = try PolySynthSongRender.render(midiFile: midiBytes, settings: PolySynthSettings(), to: sink).summary
+                try sink.close()
+                print("\(wavOut): \(summary)")
+            } catch {
+                sink.discard()
+                throw ValidationError("\(wavOut): \(error)")
+            }
         }
     }
 

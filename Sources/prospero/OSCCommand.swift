@@ -193,10 +193,22 @@ struct OSCRecordCommand: ParsableCommand {
         var pending = ""
         var lastFlush = MonotonicClock.now()
         var writeError: (any Error)?
+        // The file stays readable: recording stops at the reader's frame and size limits.
+        let limits = RecordingLimits()
+        var bytes = 0
+        var full = false
         func add(_ frames: [TrackingFrame]) {
-            for var frame in frames {
+            for var frame in frames where !full {
                 frame.timestamp = frame.timestamp - (start ?? frame.timestamp)
-                pending += Recording.line(for: frame) + "\n"
+                let line = Recording.line(for: frame) + "\n"
+                guard count < limits.maximumFrames, bytes + line.utf8.count < limits.maximumBytes - 4096 else {
+                    full = true
+                    interruptRequested.store(true, ordering: .relaxed)
+                    FileHandle.standardError.write(Data("prospero osc record: stopped at the recording limit (\(limits.maximumFrames) frames or \(limits.maximumBytes) bytes)\n".utf8))
+                    return
+                }
+                pending += line
+                bytes += line.utf8.count
                 count += 1
             }
         }
