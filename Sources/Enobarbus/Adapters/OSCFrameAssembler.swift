@@ -118,9 +118,14 @@ public struct OSCFrameAssembler: Sendable {
     public mutating func flush(now: Double) -> [TrackingFrame] {
         guard !open.isEmpty else { return [] }
         var out: [TrackingFrame] = []
-        // A nanosecond of slack: 0.105 − 0.1 is 0.00499… in binary.
-        let quiet = open.filter { now - $0.value.lastTime >= (endings[$0.key]?.learned == nil ? quietInterval : learnedQuietInterval) - 1e-9 }.sorted { ($0.value.lastTime, $0.key.rawValue) < ($1.value.lastTime, $1.key.rawValue) }
-        for (format, _) in quiet { out += close(format) }
+        let quiet = open.filter { format, frame in
+            let wait = endings[format]?.learned == nil ? quietInterval : learnedQuietInterval
+            return now - frame.lastTime >= wait - 1e-9  // a nanosecond of slack: 0.105 − 0.1 is 0.00499… in binary
+        }
+        // Oldest first, so frames come out in the order they were sent.
+        for (format, _) in quiet.sorted(by: { ($0.value.lastTime, $0.key.rawValue) < ($1.value.lastTime, $1.key.rawValue) }) {
+            out += close(format)
+        }
         return out
     }
 
