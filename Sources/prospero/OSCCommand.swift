@@ -94,7 +94,7 @@ struct OSCMonitorCommand: ParsableCommand {
             let frames = assembler.ingest(received.packet, at: received.time)
             for event in lifecycle.ingest(frames, at: received.time) { monitor.note(event) }
         }, tick: { now, stats in
-            for event in lifecycle.advance(to: now) { monitor.note(event) }
+            for event in lifecycle.ingest(assembler.flush(now: now), at: now) { monitor.note(event) }
             guard now - lastPrint >= 0.5 else { return }
             let lines = monitor.report(now: now, lifecycle: lifecycle, assembler: assembler, statistics: stats)
             if interactive { print("\u{1B}[H\u{1B}[2J", terminator: "") }
@@ -193,20 +193,36 @@ struct OSCRecordCommand: ParsableCommand {
         var pending = ""
         var lastFlush = MonotonicClock.now()
         var writeError: (any Error)?
-        let stats = try runOSCInput(listen, banner: "prospero osc record \(file)", body: { received in
-            let t0 = start ?? received.time
-            start = t0
-            for var frame in assembler.ingest(received.packet, at: received.time) {
-                frame.timestamp = frame.timestamp - t0
-                pending += Recording.line(for: frame) + "\n"
+        // The file stays readable: recording stops at the reader's frame and size limits.
+        let limits = RecordingLimits()
+        var bytes = 0
+        var full = false
+        func add(_ frames: [TrackingFrame]) {
+            for var frame in frames where !full {
+                frame.timestamp = frame.timestamp - (start ?? frame.timestamp)
+                let line = Recording.line(for: frame) + "\n"
+                guard count < limits.maximumFrames, bytes + line.utf8.count < limits.maximumBytes - 4096 else {
+                    full = true
+                    interruptRequested.store(true, ordering: .relaxed)
+                    FileHandle.standardError.write(Data("prospero osc record: stopped at the recording limit (\(limits.maximumFrames) frames or \(limits.maximumBytes) bytes)\n".utf8))
+                    return
+                }
+                pending += line
+                bytes += line.utf8.count
                 count += 1
             }
+        }
+        let stats = try runOSCInput(listen, banner: "prospero osc record \(file)", body: { received in
+            start = start ?? received.time
+            add(assembler.ingest(received.packet, at: received.time))
         }, tick: { now, _ in
+            add(assembler.flush(now: now))
             guard now - lastFlush >= 0.25, !pending.isEmpty, writeError == nil else { return }
             do { try handle.write(contentsOf: Data(pending.utf8)) } catch { writeError = error }
             pending = ""
             lastFlush = now
         })
+        add(assembler.flush(now: .infinity))
         if !pending.isEmpty, writeError == nil { try handle.write(contentsOf: Data(pending.utf8)) }
         if let writeError { throw writeError }
         print("recorded \(count) frames to \(file) (\(stats.packets) packets, \(stats.malformed) malformed)")
