@@ -175,7 +175,7 @@ import Testing
     }
 
     @Test func pythonReadsTheWrittenFile() throws {
-        guard TestPeers.ready(TestPeers.executable("python3") != nil, "python3") else { return }
+        try TestPeers.require(TestPeers.executable("python3") != nil, "python3")
         let p = try HapticPattern(ahap: Self.example)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("ahap-\(getpid()).ahap")
         try p.ahapJSON().write(to: url, atomically: true, encoding: .utf8)

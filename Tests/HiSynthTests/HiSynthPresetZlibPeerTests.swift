@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func pythonZlibReadsAndRedeflatesRandomPresetsToTheSameString() throws {
-        guard TestPeers.ready(Self.python != nil, "python3 (scripts/deps/hisynth.apt)") else { return }
+        try TestPeers.require(Self.python != nil, "python3 (scripts/deps/hisynth.apt)")
         var random = SeededRandom(seed: 0x7A6C_6962)
         let presets = (0..<150).map { _ in HiSynthPresetPropertyTests.randomPreset(&random) }
         let strings = try presets.map { try $0.encoded() }
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func aDeflateBombIsRefusedAtTheCap() throws {
-        guard TestPeers.ready(Self.python != nil, "python3 (scripts/deps/hisynth.apt)") else { return }
+        try TestPeers.require(Self.python != nil, "python3 (scripts/deps/hisynth.apt)")
         // 64 MiB of zeros deflate to about 64 KiB; the codec stops at 4096 inflated bytes.
         let bomb = try Self.runPython(#"""
             import base64, sys, zlib
