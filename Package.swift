@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Ariel", targets: ["Ariel"]),
         .library(name: "Enobarbus", targets: ["Enobarbus", "EnobarbusUDP"]),
         .library(name: "Hecate", targets: ["Hecate"]),
+        .library(name: "HiSynth", targets: ["HiSynth"]),
         .library(name: "Prospero", targets: ["Prospero"]),
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
@@ -34,6 +35,10 @@ let package = Package(
         .target(name: "Enobarbus", dependencies: ["Horatio"], exclude: ["README.md"]),
         // Face-controlled chord synthesizer.
         .target(name: "Hecate", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus"]),
+        // HiSynth: the two-oscillator synth, its preset strings (byte-exact codec, JSON) and its song player.
+        .target(name: "HiSynth", dependencies: ["Horatio", "Touchstone", "Ariel", "CHiSynthZlib"]),
+        // Raw DEFLATE through the system zlib for HiSynth preset strings (a few plain C functions over libz).
+        .target(name: "CHiSynthZlib", linkerSettings: [.linkedLibrary("z")]),
         // Hands and touches play notes and MIDI: MIDIRouter, fret model, MPE.
         .target(name: "Prospero", dependencies: ["Horatio", "Enobarbus", "Ariel"]),
 
@@ -79,6 +84,7 @@ let package = Package(
         .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio"]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting", "ProsperoTestSupport"]),
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting"]),
+        .testTarget(name: "HiSynthTests", dependencies: ["HiSynth", "ProsperoTestSupport", "AllocationCounting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
     ]
