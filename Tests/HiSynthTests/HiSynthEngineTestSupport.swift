@@ -11,7 +11,7 @@ enum HiSynthRig {
 
     /// Settings that leave a voice's sound measurable: sine layer 1 at `level`, layer 2 silent, filters
     /// wide open (LP 22 050, HP 0), envelope A 0 D 0.5 S 1 R 0.05, every LFO and effect off.
-    static func plain(level: Float = 0.5, waveform: Waveform = .sine) -> HiSynthSettings {
+    static func plain(level: Float = 0.5, waveform: HiSynthWaveform = .sine) -> HiSynthSettings {
         var s = HiSynthSettings()
         s.layer1 = .init(waveform: waveform, level: level, pitch: 0)
         s.layer2 = .init(waveform: .sine, level: 0, pitch: 0)

@@ -106,7 +106,7 @@ import Touchstone
 
     @Test func tablesHaveTheOriginalShapes() {
         #expect(HiSynthLFO.table(.square, at: 0.1) == -1 && HiSynthLFO.table(.square, at: 0.6) == 1)
-        #expect(HiSynthLFO.table(.saw, at: 0) == -1 && HiSynthLFO.table(.reverseSaw, at: 0) == 1)
+        #expect(HiSynthLFO.table(.saw, at: 0) == -1 && HiSynthLFO.table(.rsaw, at: 0) == 1)
         #expect(HiSynthLFO.table(.triangle, at: 0) == -1 && HiSynthLFO.table(.triangle, at: 0.5) == 1)
         #expect(HiSynthLFO.table(.pulse, at: 0.2) == 1 && HiSynthLFO.table(.pulse, at: 0.3) == -1)
         #expect(abs(HiSynthLFO.table(.sine, at: 0.25) - 1) < 1e-6)

@@ -6,12 +6,12 @@ import Touchstone
 /// Each waveform's spectrum and each layer's pitch offset, measured from rendered audio.
 @Suite struct HiSynthOscillatorTests {
     /// Relative harmonic amplitudes of the ideal waveforms (Fourier series), harmonics 1…8.
-    static func idealHarmonics(_ w: Waveform) -> [Double] {
+    static func idealHarmonics(_ w: HiSynthWaveform) -> [Double] {
         (1...8).map { k -> Double in
             let kd = Double(k)
             switch w {
             case .sine: return k == 1 ? 1 : 0
-            case .saw, .reverseSaw: return 1 / kd
+            case .saw, .rsaw: return 1 / kd
             case .square: return k % 2 == 1 ? 1 / kd : 0
             case .triangle: return k % 2 == 1 ? 1 / (kd * kd) : 0
             case .pulse: return abs(sin(Double.pi * kd * 0.25)) / kd / sin(Double.pi * 0.25)
@@ -19,8 +19,8 @@ import Touchstone
         }
     }
 
-    @Test(arguments: Waveform.allCases)
-    func spectrumMatchesTheWaveform(_ waveform: Waveform) {
+    @Test(arguments: HiSynthWaveform.allCases)
+    func spectrumMatchesTheWaveform(_ waveform: HiSynthWaveform) {
         let level: Float = 0.5
         let out = HiSynthRig.render(HiSynthRig.plain(level: level, waveform: waveform), seconds: 1.3, [(0, .noteOn(57))])
         let f0 = HiSynthRig.hz(57)

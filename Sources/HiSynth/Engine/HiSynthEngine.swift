@@ -76,6 +76,11 @@ public final class HiSynthEngine: AudioEngine {
         prepare(ProcessSpec(sampleRate: 44_100, maximumBlockSize: 512, channelCount: 2))
     }
 
+    /// An engine playing `preset` (values clamped to the preset model's ranges).
+    public convenience init(preset: HiSynthPreset) {
+        self.init(settings: HiSynthSettings(preset: preset))
+    }
+
     deinit {
         for b in [mono, layerScratch, pitchBuffer, gainBuffer, runLowFactors, runHighFactors] { b.deallocate() }
         runStarts.deallocate()
@@ -218,7 +223,7 @@ public final class HiSynthEngine: AudioEngine {
     }
 
     private func configure(_ layer: HiSynthLayer, _ l: HiSynthSettings.Layer, snap: Bool) {
-        layer.waveform = l.waveform
+        layer.waveform = l.waveform.shape
         layer.pitch = l.pitch.isFinite ? l.pitch : 0
         let level = l.level.isFinite ? min(max(l.level, 0), 1) : 0
         if snap { layer.level.snap(to: level) } else { layer.level.setTarget(level) }

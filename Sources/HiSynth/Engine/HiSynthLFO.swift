@@ -64,7 +64,9 @@ public struct HiSynthLFO: Sendable, Hashable {
     }
 
     /// The original's table value for `waveform` at `phase` (cycles, wrapped), −1…1.
-    public static func table(_ waveform: Waveform, at phase: Double) -> Float {
+    public static func table(_ waveform: HiSynthWaveform, at phase: Double) -> Float { table(waveform.shape, at: phase) }
+
+    static func table(_ waveform: Waveform, at phase: Double) -> Float {
         var p = phase - phase.rounded(.down)
         if !(p < 1) { p = 0 }
         let index = min(Int(p * Double(tableLength)), tableLength - 1)

@@ -45,7 +45,7 @@ public struct HiSynthModulation: Sendable {
     mutating func apply(_ settings: HiSynthSettings, sampleRate: Double, snap: Bool) {
         let ticksPerSecond = sampleRate / Double(Self.controlInterval)
         func configure(_ lfo: inout HiSynthLFO, _ s: HiSynthSettings.LFO) -> UInt8 {
-            lfo.set(waveform: s.waveform, speed: s.speed, phaseOffset: s.phase, depth: s.depth, snap: snap,
+            lfo.set(waveform: s.waveform.shape, speed: s.speed, phaseOffset: s.phase, depth: s.depth, snap: snap,
                     ticksPerSecond: ticksPerSecond)
             return (s.pitch ? 1 : 0) | (s.amplitude ? 2 : 0) | (s.filterLow ? 4 : 0) | (s.filterHigh ? 8 : 0)
         }

@@ -1,5 +1,3 @@
-import Touchstone
-
 /// Everything `HiSynthEngine` plays with, in engine units, as one fixed-size value: no strings or
 /// arrays, so it crosses the command ring without touching the heap on the audio thread.
 ///
@@ -8,13 +6,13 @@ import Touchstone
 public struct HiSynthSettings: Sendable, Hashable {
     /// One oscillator layer.
     public struct Layer: Sendable, Hashable {
-        public var waveform: Waveform
+        public var waveform: HiSynthWaveform
         /// Amplitude factor, 0…1.
         public var level: Float
         /// Semitones added to the MIDI note before the Int8 truncation, −12…12.
         public var pitch: Float
 
-        public init(waveform: Waveform, level: Float, pitch: Float) {
+        public init(waveform: HiSynthWaveform, level: Float, pitch: Float) {
             self.waveform = waveform
             self.level = level
             self.pitch = pitch
@@ -52,7 +50,7 @@ public struct HiSynthSettings: Sendable, Hashable {
 
     /// One LFO and its row of the modulation matrix.
     public struct LFO: Sendable, Hashable {
-        public var waveform: Waveform
+        public var waveform: HiSynthWaveform
         /// 0…1.
         public var depth: Float
         /// Hz, 0.25…20.
@@ -64,7 +62,7 @@ public struct HiSynthSettings: Sendable, Hashable {
         public var filterLow: Bool
         public var filterHigh: Bool
 
-        public init(waveform: Waveform = .sine, depth: Float = 0, speed: Double = 2, phase: Double = 0,
+        public init(waveform: HiSynthWaveform = .sine, depth: Float = 0, speed: Double = 2, phase: Double = 0,
                     pitch: Bool = false, amplitude: Bool = false, filterLow: Bool = false, filterHigh: Bool = false) {
             self.waveform = waveform
             self.depth = depth
