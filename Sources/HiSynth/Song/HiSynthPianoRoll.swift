@@ -18,6 +18,13 @@ public struct HiSynthPianoRoll: Sendable, Hashable {
         public var end: Double
         /// Still held (extends to now).
         public var isHeld: Bool
+
+        public init(note: UInt8, start: Double, end: Double, isHeld: Bool) {
+            self.note = note
+            self.start = start
+            self.end = end
+            self.isHeld = isHeld
+        }
     }
 
     /// Bars of the logged events that reach into the window, oldest first.
