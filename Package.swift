@@ -63,7 +63,7 @@ let package = Package(
             ]
         ),
         // Offline CPU benchmarks (speed targets live here, never in unit tests).
-        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone", "Ariel", "Enobarbus", "Hecate", "AllocationCounting"]),
+        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone", "Ariel", "Enobarbus", "Hecate", "HiSynth", "AllocationCounting"]),
         // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).

