@@ -1,6 +1,7 @@
 import Ariel
 import Foundation
 import Hecate
+import HiSynth
 import Horatio
 import Prospero
 import Enobarbus
@@ -28,6 +29,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case oscPacket
     /// Input recordings, JSON Lines (`RecordingReader.parse`).
     case recording
+    /// HiSynth preset strings (`HiSynthPreset(string:)`), then JSON and string round trips of what was read.
+    case hisynthPreset
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -63,6 +66,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 fatalError("recording round trip changed the frames")
             }
             return true
+        case .hisynthPreset:
+            return FuzzTarget.runHiSynthPreset(bytes)
         }
     }
 }
