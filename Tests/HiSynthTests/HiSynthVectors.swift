@@ -28,7 +28,8 @@ enum HiSynthVectors {
     /// Compares a preset with the Python-decoded values field by field (floats by value and sign bit).
     static func expectMatches(_ preset: HiSynthPreset, _ json: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) {
         func number(_ value: Float16, _ expected: Any?, _ what: String) {
-            guard let expected = (expected as? NSNumber)?.doubleValue else {
+            // A number, or a number's exact decimal text (from a peer that avoids JSON number parsing).
+            guard let expected = (expected as? String).flatMap(Double.init) ?? (expected as? NSNumber)?.doubleValue else {
                 Issue.record("\(preset.name) \(what): no number in the vector", sourceLocation: sourceLocation)
                 return
             }
