@@ -31,6 +31,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case recording
     /// HiSynth preset strings (`HiSynthPreset(string:)`), then JSON and string round trips of what was read.
     case hisynthPreset
+    /// HiSynth songs (`HiSynthSong(bytes:name:)`): a Standard MIDI File read into timed notes.
+    case hisynthSong
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -68,6 +70,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return true
         case .hisynthPreset:
             return FuzzTarget.runHiSynthPreset(bytes)
+        case .hisynthSong:
+            return FuzzTarget.runHiSynthSong(bytes)
         }
     }
 }

@@ -107,3 +107,55 @@ import Touchstone
         #expect(abs(second - 0.8) < Self.blockSeconds)
     }
 }
+
+/// Settings changed while notes sound never stall, click beyond the ceiling, or poison the output.
+@Suite struct HiSynthEnvelopeRobustnessTests {
+    @Test func aSustainOfZeroAppliedDuringTheReleaseStillEndsTheNote() {
+        var s = HiSynthRig.plain(level: 0.5)
+        s.envelope = .init(attack: 0, decay: 0.1, sustain: 0.8, release: 1)
+        var silent = s
+        silent.envelope.sustain = 0
+        let out = HiSynthRig.render(s, seconds: 2, [(0, .noteOn(69)), (0.3, .noteOff(69)), (0.5, .apply(silent))])
+        // The release keeps its speed from the gate-off: 0.8 → 0 over 1 s, done by 1.3 s.
+        #expect(HiSynthRig.peak(out.left, Int(1.35 * 44_100)..<Int(2 * 44_100)) < 1e-3)
+        #expect(HiSynthRig.peak(out.left, Int(0.55 * 44_100)..<Int(0.6 * 44_100)) > 0.1)
+    }
+
+    @Test func randomSettingsWhileNotesSoundStayFiniteAndBelowTheCeiling() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        var commands: [(Double, HiSynthEngine.Command)] = []
+        for k in 0..<40 {
+            let t = Double(k) * 0.05
+            var s = HiSynthSettings()
+            s.layer1 = .init(waveform: HiSynthWaveform.allCases[Int(next() * 6)], level: Float(next()), pitch: Float(next() * 24 - 12))
+            s.layer2 = .init(waveform: HiSynthWaveform.allCases[Int(next() * 6)], level: Float(next()), pitch: Float(next() * 24 - 12))
+            s.envelope = .init(attack: next() * 0.3, decay: 0.05 + next(), sustain: next(), release: 0.05 + next() * 2)
+            s.lowPass = .init(cutoff: Float(10 + next() * 22_000), resonance: Float(next() * 60 - 20))
+            s.highPass = .init(cutoff: Float(next() * 5_000), resonance: Float(next() * 60 - 20))
+            for i in 0..<3 {
+                s[lfo: i] = .init(waveform: HiSynthWaveform.allCases[Int(next() * 6)], depth: Float(next()), speed: 0.25 + next() * 19.75,
+                                  phase: next(), pitch: next() > 0.5, amplitude: next() > 0.5, filterLow: next() > 0.5, filterHigh: next() > 0.5)
+            }
+            s.effects.decimatorOn = next() > 0.5
+            s.effects.decimatorRate = Float(next() * 30)
+            s.effects.driveOn = next() > 0.5
+            s.effects.driveGain = Float(next() * 60 - 40)
+            s.effects.delayOn = next() > 0.5
+            s.effects.delayTime = Float(next() * 2)
+            s.effects.delayFeedback = Float(next())
+            s.effects.reverbOn = next() > 0.5
+            s.effects.reverbVariant = HiSynthReverbVariant.allCases[Int(next() * 7)]
+            commands.append((t, .apply(s)))
+            commands.append((t + 0.01, next() > 0.3 ? .noteOn(UInt8(24 + Int(next() * 84))) : .noteOff(UInt8(24 + Int(next() * 84)))))
+        }
+        commands.append((2.05, .allSoundOff))
+        let out = HiSynthRig.render(HiSynthSettings(), seconds: 2.3, commands)
+        let ceiling = Float(pow(10, Double(HiSynthEngine.ceilingDecibels) / 20))
+        #expect((out.left + out.right).allSatisfy { $0.isFinite && abs($0) <= ceiling * 1.0001 })
+        #expect(out.engine.snapshot().soundingVoiceCount == 0)
+    }
+}

@@ -87,6 +87,9 @@ public enum HiSynthEnvelope {
         var offset: Float = 0
         /// Amount `offset` shrinks per sample.
         var offsetStep: Float = 0
+        /// The release's fall per sample, S/(R·fs) as they were at the gate-off (a preset changed during
+        /// the release does not stall or speed it).
+        var releaseStep: Float = 1
 
         public init() {}
 
@@ -126,6 +129,7 @@ public enum HiSynthEnvelope {
             } else if level > p.sustainLevel {
                 jump(to: p.sustainLevel, p)
             }
+            releaseStep = p.releaseStep > 0 ? p.releaseStep : 1
             stage = .release
         }
 
@@ -133,6 +137,7 @@ public enum HiSynthEnvelope {
         public mutating func mute(_ p: Parameters) {
             guard stage != .idle else { return }
             jump(to: 0, p)
+            releaseStep = 1
             stage = .release
         }
 
@@ -143,6 +148,43 @@ public enum HiSynthEnvelope {
             offsetStep = 0
             stage = .idle
         }
+
+        /// The samples for which the heard gain is a straight line (no jump ramp left, no stage change),
+        /// and its step per sample; nil when the next sample needs `next(_:)`. Voice loops run such
+        /// stretches with one add per sample, then hand the level back with `setLinearLevel(_:)`; the
+        /// arithmetic is the same as `next(_:)`'s, so the result is identical.
+        @inline(__always)
+        func linearRun(_ p: Parameters) -> (count: Int, step: Float)? {
+            guard offset == 0 else { return nil }
+            switch stage {
+            case .held:
+                return (Int.max, 0)
+            case .sustain:
+                return level == p.sustainLevel ? (Int.max, 0) : nil
+            case .attack:
+                return Self.run(1 - level, p.attackStep)
+            case .decay:
+                return Self.run(level - p.sustainLevel, p.decayStep).map { ($0.count, -$0.step) }
+            case .release:
+                return Self.run(level, releaseStep).map { ($0.count, -$0.step) }
+            case .idle:
+                return nil
+            }
+        }
+
+        /// Whole steps of `step` that stay strictly inside `distance` (one short, so the segment's own end
+        /// is left to `next(_:)`); nil when there are none or the numbers are degenerate.
+        @inline(__always)
+        static func run(_ distance: Float, _ step: Float) -> (count: Int, step: Float)? {
+            guard step > 0, distance > 0 else { return nil }
+            let steps = min(distance / step, 1e9)
+            let n = Int(steps) - 1
+            return n > 0 ? (n, step) : nil
+        }
+
+        /// The level reached after a `linearRun` stretch.
+        @inline(__always)
+        mutating func setLinearLevel(_ value: Float) { level = value }
 
         /// Advances one sample and returns the heard gain.
         @inline(__always)
@@ -157,10 +199,13 @@ public enum HiSynthEnvelope {
                     stage = .decay
                 }
             case .decay:
-                level -= p.decayStep
-                if level <= p.sustainLevel {
-                    level = p.sustainLevel
+                let lower = level - p.decayStep
+                if lower <= p.sustainLevel {
+                    // Lands on S; a sustain raised by a new preset above the level is reached by the sustain stage.
+                    level = min(level, p.sustainLevel)
                     stage = .sustain
+                } else {
+                    level = lower
                 }
             case .sustain:
                 // A sustain changed by a new preset is followed at the decay's speed (never a jump).
@@ -169,7 +214,7 @@ public enum HiSynthEnvelope {
                     level = level > p.sustainLevel ? max(level - step, p.sustainLevel) : min(level + step, p.sustainLevel)
                 }
             case .release:
-                level -= p.releaseStep
+                level -= releaseStep
                 if level <= 0 { level = 0 }
             }
             if offset != 0 {

@@ -164,7 +164,11 @@ final class HiSynthLayer {
             switch voices[v].state {
             case .released:
                 voices[v].freeCountdown -= count
-                if voices[v].freeCountdown <= 0 { voices[v].state = .free }
+                if voices[v].freeCountdown <= 0 {
+                    voices[v].state = .free
+                    // Normally silent by now; anything left (a release slowed by a later preset) fades in 1 ms.
+                    voices[v].envelope.mute(p)
+                }
             case .leaving:
                 if !voices[v].envelope.isActive { voices[v].state = .free }
             case .free, .held:

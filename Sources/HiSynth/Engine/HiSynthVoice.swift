@@ -100,15 +100,31 @@ struct HiSynthVoice {
         var osc = oscillator
         var env = envelope
         var k = i
-        if let pitch {
-            let base = baseHz
-            while k < end && env.isActive {
-                osc.setFrequency(min(max(base + pitch[k], HiSynthVoice.minimumHz), HiSynthVoice.maximumHz))
-                out[k] += Shape.next(&osc) * env.next(p)
-                k += 1
-            }
-        } else {
-            while k < end && env.isActive {
+        while k < end && env.isActive {
+            // Straight stretches of the envelope (most of a note) run with one add per sample for the gain.
+            if let (count, step) = env.linearRun(p) {
+                let stop = count >= end - k ? end : k + count
+                var g = env.level
+                if let pitch {
+                    let base = baseHz
+                    while k < stop {
+                        osc.setFrequency(min(max(base + pitch[k], HiSynthVoice.minimumHz), HiSynthVoice.maximumHz))
+                        g += step
+                        out[k] += Shape.next(&osc) * g
+                        k += 1
+                    }
+                } else {
+                    while k < stop {
+                        g += step
+                        out[k] += Shape.next(&osc) * g
+                        k += 1
+                    }
+                }
+                env.setLinearLevel(g)
+            } else {
+                if let pitch {
+                    osc.setFrequency(min(max(baseHz + pitch[k], HiSynthVoice.minimumHz), HiSynthVoice.maximumHz))
+                }
                 out[k] += Shape.next(&osc) * env.next(p)
                 k += 1
             }
