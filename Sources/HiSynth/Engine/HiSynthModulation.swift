@@ -90,6 +90,7 @@ public struct HiSynthModulation: Sendable {
         return t
     }
 
+    /// 10^x as 2^(x·log2 10) (exp2f: a few times cheaper than pow; relative error below 1e-6).
     @inline(__always)
-    static func exp10(_ x: Float) -> Float { Float(Foundation.pow(10, Double(x))) }
+    static func exp10(_ x: Float) -> Float { Foundation.exp2(x * 3.321_928_1) }
 }
