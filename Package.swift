@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
         .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio"]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting"]),
+        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "HiSynth", "AllocationCounting"]),
         .testTarget(name: "HiSynthTests", dependencies: ["HiSynth", "Ariel", "Touchstone", "ProsperoTestSupport", "AllocationCounting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HiSynthLibraryTests", dependencies: ["HiSynthLibrary", "HiSynth"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
