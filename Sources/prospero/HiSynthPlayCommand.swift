@@ -22,13 +22,23 @@ struct HiSynthPlayCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Loop the song.")
     var loop = true
 
+    @Option(name: .customLong("tempo-scale"), help: "Play the song faster (> 1) or slower (< 1) than its tempo, 0.25…4.")
+    var tempoScale: Double = 1
+
     @OptionGroup(title: "JACK")
     var live: LiveSessionArguments
+
+    func validate() throws {
+        guard tempoScale.isFinite, HiSynthSongPlayer.tempoScaleRange.contains(tempoScale) else {
+            throw ValidationError("--tempo-scale must be 0.25…4, got \(tempoScale)")
+        }
+    }
 
     func run() throws {
         let chosen = try HiSynthLiveSupport.preset(preset)
         let parsed = try song.map { try HiSynthLiveSupport.song(at: $0) }
         let player = HiSynthSongPlayer(engine: HiSynthEngine(preset: chosen), song: parsed, playing: true, looping: loop)
+        player.handle(.tempoScale(tempoScale))
         if let parsed {
             print("HiSynth: \(chosen.name), playing \(parsed.title) (\(String(format: "%.1f", parsed.duration)) s\(loop ? ", looping" : ""))")
         } else {

@@ -172,3 +172,36 @@ import Touchstone
         #expect(throws: HiSynthSongError.self) { try HiSynthSong(bytes: [0x4D, 0x54, 0x68], name: "short") }
     }
 }
+
+/// The display taps: the oscilloscope's points and the note log a piano roll reads.
+@Suite struct HiSynthDisplayTapTests {
+    @Test func oscilloscopeDrawsTheLastOutputSamples() {
+        var s = HiSynthRig.plain(level: 0.5)
+        s.effects.reverbOn = false
+        let out = HiSynthRig.render(s, seconds: 0.5, [(0, .noteOn(69))])
+        let points = HiSynthOscilloscope.points(from: out.engine.scope, width: 180, height: 45)
+        #expect(points.count == 103)                          // every 10th of 1024 samples
+        #expect(points.first!.x == 0 && points.last!.x == 180)
+        // y = s·h/2 + h/2 of every 10th of the last 1024 samples written.
+        let expectedY = Double(out.left[out.left.count - 1024 + 1020]) * 22.5 + 22.5
+        #expect(abs(points.last!.y - expectedY) < 1e-4)
+        #expect(points.allSatisfy { $0.y >= 0 && $0.y <= 45 })
+        let latest = out.engine.scope.latest(1024)
+        #expect(latest == Array(out.left.suffix(1024)))
+    }
+
+    @Test func noteLogKeepsTheLastSixtyFourEventsInOrder() {
+        let log = HiSynthNoteLog(capacity: 64)
+        var commands: [(Double, HiSynthEngine.Command)] = []
+        for k in 0..<50 {
+            commands.append((0.01 * Double(k), .noteOn(UInt8(40 + k))))
+            commands.append((0.01 * Double(k) + 0.005, .noteOff(UInt8(40 + k))))
+        }
+        let out = HiSynthRig.render(HiSynthSettings(), seconds: 0.6, commands)
+        let events = out.engine.noteLog.events()
+        #expect(events.count == 64)
+        #expect(events.last == HiSynthNoteEvent(note: 89, isOn: false, frame: Int64((0.495 * 44_100).rounded())))
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.frame <= $1.frame })
+        #expect(log.events().isEmpty)
+    }
+}
