@@ -19,7 +19,8 @@ struct HiSynthRenderCLITests {
 
     static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
-        process.executableURL = try #require(binary)
+        guard let url = Self.binary else { throw CocoaError(.fileNoSuchFile) }   // the test is disabled without it
+        process.executableURL = url
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
