@@ -8,10 +8,10 @@ import Touchstone
 /// started at the phase that gives the original's table orientation: the square starts low (phase ½),
 /// the triangle starts at −1 (phase ¾), saw, reverse saw and pulse start at their jump. The original
 /// reads 4096-point naive tables without interpolation, so its saw, square, pulse and triangle alias
-/// (a 2 kHz saw at 44.1 kHz folds partials back below 10 kHz at about −12 dB) and its table steps add a
-/// faint high-frequency hiss; ours are band-limited, so high notes sound cleaner and slightly softer in
-/// the top octave (−2.5 dB at 10 kHz), and the pulse has its DC offset removed (the high-pass after it
-/// removes most of the original's anyway).
+/// (a naive saw at 2637 Hz / 48 kHz has its aliases 11.7 dB below its harmonics, dsp-references.md §1;
+/// Touchstone's oscillator 39 dB) and its table steps add a faint hiss; ours are band-limited, so high
+/// notes sound cleaner and the top octave slightly softer (−2.5 dB at 10 kHz), and the pulse has its DC
+/// offset removed (the high-pass after it removes most of the original's anyway).
 struct HiSynthVoice {
     /// What the allocator sees.
     enum State: UInt8 {
