@@ -121,6 +121,27 @@ import Touchstone
         #expect(HiSynthRig.peak(out.left, Int(0.55 * 44_100)..<Int(0.6 * 44_100)) > 0.1)
     }
 
+    @Test func nonFiniteSettingsAreIgnoredOrClamped() {
+        var s = HiSynthRig.plain(level: 0.5)
+        s.layer1 = .init(waveform: .saw, level: .nan, pitch: .infinity)
+        s.layer2 = .init(waveform: .square, level: 0.3, pitch: .nan)
+        s.envelope = .init(attack: .nan, decay: .infinity, sustain: .nan, release: -.infinity)
+        s.lowPass = .init(cutoff: .nan, resonance: .infinity)
+        s.highPass = .init(cutoff: .infinity, resonance: .nan)
+        s.lfo1 = .init(waveform: .sine, depth: .nan, speed: .infinity, phase: .nan, pitch: true, amplitude: true, filterLow: true, filterHigh: true)
+        s.effects.reverbOn = true
+        s.effects.reverbMix = .nan
+        s.effects.delayOn = true
+        s.effects.delayTime = .nan
+        s.effects.delayFeedback = .infinity
+        s.effects.driveOn = true
+        s.effects.driveGain = .nan
+        s.effects.decimatorOn = true
+        s.effects.decimatorRate = .infinity
+        let out = HiSynthRig.render(HiSynthRig.plain(), seconds: 0.6, [(0, .apply(s)), (0.01, .noteOn(60)), (0.3, .noteOff(60))])
+        #expect((out.left + out.right).allSatisfy { $0.isFinite && abs($0) < 1 })
+    }
+
     @Test func randomSettingsWhileNotesSoundStayFiniteAndBelowTheCeiling() {
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> Double {

@@ -79,7 +79,8 @@ final class HiSynthEffectsChain {
         delay.delayTime = e.delayTime
         delay.feedback = min(e.delayFeedback, 0.99)
         delay.mix = e.delayMix
-        reverbMix = e.reverbOn ? e.reverbMix : 0
+        // Settings made by hand may hold anything; the kernels clamp their own values, this one is ours.
+        reverbMix = e.reverbOn && e.reverbMix.isFinite ? min(max(e.reverbMix, 0), 1) : 0
         if snap {
             decimatorWet.snap(to: e.decimatorOn ? 1 : 0)
             driveWet.snap(to: e.driveOn ? 1 : 0)
