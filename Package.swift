@@ -76,7 +76,7 @@ let package = Package(
             ]
         ),
         // Offline CPU benchmarks (speed targets live here, never in unit tests).
-        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone", "Ariel", "Enobarbus", "Hecate", "AllocationCounting"]),
+        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone", "Ariel", "Enobarbus", "Hecate", "HiSynth", "AllocationCounting"]),
         // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
@@ -96,8 +96,8 @@ let package = Package(
         .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
         .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "HiSynthTests", dependencies: ["HiSynth", "ProsperoTestSupport", "AllocationCounting"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "HiSynth", "AllocationCounting", "ProsperoTestSupport"]),
+        .testTarget(name: "HiSynthTests", dependencies: ["HiSynth", "Ariel", "Touchstone", "ProsperoTestSupport", "AllocationCounting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HiSynthLibraryTests", dependencies: ["HiSynthLibrary", "HiSynth"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),

@@ -37,6 +37,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case ahap
     /// Game scripts (`prospero game simulate --script`): a recording, then every game model over its frames.
     case gameScript
+    /// HiSynth songs (`HiSynthSong(bytes:name:)`): a Standard MIDI File read into timed notes.
+    case hisynthSong
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -83,6 +85,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return FuzzTarget.runAHAP(bytes)
         case .gameScript:
             return FuzzTarget.runGameScript(bytes)
+        case .hisynthSong:
+            return FuzzTarget.runHiSynthSong(bytes)
         }
     }
 }

@@ -2,6 +2,7 @@ import AllocationCounting
 import Ariel
 import Foundation
 import Hecate
+import HiSynth
 import Touchstone
 
 /// Renders any `AudioEngine` through `EngineHost` the way a JACK callback or `OfflineRenderer` does —
@@ -100,6 +101,11 @@ enum EngineBench {
                                                  cutoff: 0.6, resonance: 0.5, formantF1: 0.5, formantF2: 0.5, brightness: 1)),
                                .tremolo(shape: .sine, division: .eighth, depth: 0.5)]) {
                 DroneSynthEngine(preset: SoundPack.coven.preset)
+            },
+            measure("HiSynth, 16 voices (8 notes × 2 layers), 3 LFOs on all four targets, decimator + drive + delay + reverb",
+                    target: 100, seconds: seconds,
+                    midi: .heldChord(notes: [48, 52, 55, 59, 62, 65, 69, 72], retriggerEvery: 2, seconds: seconds)) {
+                HiSynthEngine(settings: HiSynthBenchPatch.settings)
             }
         ).compactMap { $0 }
     }

@@ -18,7 +18,10 @@ struct HiSynthCommand: ParsableCommand {
     )
 
     /// The `hisynth` subcommands; add new ones here.
-    static let subcommands: [any ParsableCommand.Type] = [HiSynthPresetsCommand.self, HiSynthPresetCommand.self]
+    static let subcommands: [any ParsableCommand.Type] = [
+        HiSynthPresetsCommand.self, HiSynthPresetCommand.self,
+        HiSynthRenderCommand.self, HiSynthPlayCommand.self, HiSynthSongsCommand.self,
+    ]
 
     /// Prints `message` to standard error as `prospero hisynth: message`.
     static func complain(_ message: String) {
