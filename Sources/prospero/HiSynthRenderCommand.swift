@@ -37,31 +37,45 @@ struct HiSynthRenderCommand: ParsableCommand {
     @Option(help: "Longest tail after the last event, in seconds (0…120); stops early at silence.")
     var tail: Double = 4
 
+    @Option(name: .customLong("max-duration"), help: "Longest song rendered, in seconds (default 3600, at most the song reader's 1 hour); a longer one is refused before rendering.")
+    var maxDuration: Double = HiSynthSong.maximumDuration
+
     func validate() throws {
         guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000, got \(sampleRate)") }
         guard (16...4096).contains(blockSize) else { throw ValidationError("--block-size must be 16…4096, got \(blockSize)") }
         guard WAVSampleFormat(rawValue: format) != nil else { throw ValidationError("unknown --format '\(format)'; choose pcm16, pcm24 or float32") }
         guard tail.isFinite, (0...120).contains(tail) else { throw ValidationError("--tail must be 0…120 seconds, got \(tail)") }
+        guard maxDuration.isFinite, maxDuration > 0 else { throw ValidationError("--max-duration must be a positive number of seconds, got \(maxDuration)") }
     }
 
     func run() throws {
         let chosen = try HiSynthLiveSupport.preset(preset)
         let parsed = try HiSynthLiveSupport.song(at: song)
         let options = OfflineRenderOptions(
-            sampleRate: Double(sampleRate), blockSize: blockSize, format: WAVSampleFormat(rawValue: format)!, tailSeconds: tail)
+            sampleRate: Double(sampleRate), blockSize: blockSize, format: WAVSampleFormat(rawValue: format)!, tailSeconds: tail,
+            maximumSeconds: maxDuration)
         let showProgress = isatty(STDERR_FILENO) != 0
-        let result = HiSynthSongRender.render(
-            song: parsed, settings: HiSynthSettings(preset: chosen), options: options,
-            progress: showProgress ? { RenderCommand.drawProgress($0) } : nil)
-        if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-        let url = URL(fileURLWithPath: output)
+        let summary: HiSynthSongRender.Summary
+        let sink: FileWAVSink
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(result.wav).write(to: url)
+            sink = try FileWAVSink(path: output)
         } catch {
             HiSynthCommand.complain("cannot write \(output): \(error.localizedDescription)")
             throw ExitCode.failure
         }
-        print("wrote \(output): \(parsed.title) with \(chosen.name), \(result.summary)")
+        do {
+            summary = try HiSynthSongRender.render(
+                song: parsed, settings: HiSynthSettings(preset: chosen), options: options, to: sink,
+                progress: showProgress ? { RenderCommand.drawProgress($0) } : nil).summary
+            try sink.close()
+        } catch {
+            sink.discard()
+            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            let hint = error is OfflineRenderError ? "; raise it with --max-duration SECONDS" : ""
+            HiSynthCommand.complain("cannot render \(song) to \(output): \(error)\(hint)")
+            throw ExitCode.failure
+        }
+        if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+        print("wrote \(output): \(parsed.title) with \(chosen.name), \(summary)")
     }
 }

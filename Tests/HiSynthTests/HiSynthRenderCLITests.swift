@@ -64,8 +64,8 @@ struct HiSynthRenderCLITests {
         let song = HiSynthSongBook.tempoStudy.song
         let settings = HiSynthSettings(preset: HiSynthPreset.factory[0])
         let options = OfflineRenderOptions(sampleRate: 22_050, blockSize: 256, format: .pcm16, tailSeconds: 2)
-        let one = HiSynthSongRender.render(song: song, settings: settings, options: options)
-        let two = HiSynthSongRender.render(song: song, settings: settings, options: options)
+        let one = try HiSynthSongRender.render(song: song, settings: settings, options: options)
+        let two = try HiSynthSongRender.render(song: song, settings: settings, options: options)
         #expect(one.wav == two.wav)
         #expect(one.summary.notes == song.notes.count)
         #expect(one.summary.peakDecibels <= Double(HiSynthEngine.ceilingDecibels) + 0.01)

@@ -21,23 +21,36 @@ public enum HiSynthSongRender {
         }
     }
 
-    /// Plays `song` through a `HiSynthEngine` with `settings` and returns the WAV bytes and a summary.
-    /// The tail (release and reverb) rings out for up to `options.tailSeconds`, stopping at silence.
-    public static func render(
+    /// Plays `song` through a `HiSynthEngine` with `settings`, streaming the WAV into `sink` block by
+    /// block (memory does not grow with the song), and returns the sink and a summary. The tail (release
+    /// and reverb) rings out for up to `options.tailSeconds`, stopping at silence.
+    ///
+    /// - Throws: `OfflineRenderError.tooLong` before anything is written when the song lasts longer than
+    ///   `options.maximumSeconds`; the sink's errors.
+    public static func render<Sink: WAVSink>(
         song: HiSynthSong, settings: HiSynthSettings, options: OfflineRenderOptions = OfflineRenderOptions(sampleRate: 44_100),
-        progress: ((Double) -> Void)? = nil
-    ) -> (wav: [UInt8], summary: Summary) {
+        to sink: Sink, progress: ((Double) -> Void)? = nil
+    ) throws -> (sink: Sink, summary: Summary) {
         let engine = HiSynthEngine(settings: settings)
         let renderer = OfflineRenderer(engine: engine, options: options)
         let sequencer = MIDISequencer(file: song.file, sampleRate: options.sampleRate)
         sequencer.chasesControllers = false
-        let encoder = renderer.render(midi: sequencer, progress: progress)
+        let written = try renderer.render(midi: sequencer, to: sink, progress: progress)
         let snapshot = engine.snapshot()
         let peak = snapshot.peakSinceReset
         let summary = Summary(
-            duration: Double(encoder.frameCount) / options.sampleRate,
+            duration: Double(written.frameCount) / options.sampleRate,
             peakDecibels: peak > 0 ? 20 * log10(Double(peak)) : -.infinity,
             notes: snapshot.noteOnCount, stolenVoices: snapshot.stolenVoiceCount)
-        return (encoder.finish(), summary)
+        return (written.sink, summary)
+    }
+
+    /// The same render into memory: the WAV file's bytes and the summary.
+    public static func render(
+        song: HiSynthSong, settings: HiSynthSettings, options: OfflineRenderOptions = OfflineRenderOptions(sampleRate: 44_100),
+        progress: ((Double) -> Void)? = nil
+    ) throws -> (wav: [UInt8], summary: Summary) {
+        let result = try render(song: song, settings: settings, options: options, to: WAVMemorySink(), progress: progress)
+        return (result.sink.bytes, result.summary)
     }
 }
