@@ -19,7 +19,7 @@ extension FuzzTarget {
     /// A game script runs through all three game models (the audio is left out: the models are what
     /// the script's content reaches).
     static func runGameScript(_ bytes: [UInt8]) -> Bool {
-        guard let recording = try? RecordingReader.parse(bytes) else { return false }
+        guard let recording = try? RecordingReader.parse(bytes, limits: RecordingLimits(maximumGap: 3_600)) else { return false }
         var models: [any GameModel] = [
             HarmonyWithMe(random: GameRandom(seed: 1), aspectRatio: recording.aspectRatio ?? 0.5), FeelYourVibe(), TouchForMusic(),
         ]

@@ -60,7 +60,10 @@ struct GameSimulateCommand: ParsableCommand {
     func run() throws {
         let bytes = try HapticsIO.read(script, "touch script")
         let recording: Recording
-        do { recording = try RecordingReader.parse(bytes) } catch { throw HapticsIO.fail("\(script): \(error)") }
+        // A game script's pauses are part of the game (10 s without a touch brings the home button), so
+        // they are kept up to the session's one-hour cap instead of being shortened as replays shorten them.
+        let limits = RecordingLimits(maximumGap: 3_600)
+        do { recording = try RecordingReader.parse(bytes, limits: limits) } catch { throw HapticsIO.fail("\(script): \(error)") }
         var source = GameMusic.song
         if let music {
             let wavBytes = try HapticsIO.read(music, "music WAV")
