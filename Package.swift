@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Ariel", targets: ["Ariel"]),
         .library(name: "Enobarbus", targets: ["Enobarbus", "EnobarbusUDP"]),
         .library(name: "Hecate", targets: ["Hecate"]),
+        .library(name: "Oberon", targets: ["Oberon"]),
         .library(name: "Prospero", targets: ["Prospero"]),
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
@@ -32,6 +33,10 @@ let package = Package(
         .target(name: "Ariel", dependencies: ["Horatio", "Touchstone"]),
         // Tracking input: OSC codec, sender adapters, normalised frames, stabilisers, lifecycle, recording.
         .target(name: "Enobarbus", dependencies: ["Horatio"], exclude: ["README.md"]),
+        // What is shown: meters to broadcast standards (BS.1770-4 / EBU R128), spectra, overviews, piano roll, PNG and SVG pictures.
+        .target(name: "Oberon", dependencies: ["Touchstone", "Ariel", "CZlib"]),
+        // The two zlib calls the PNG writer needs, declared in C without zlib.h (links the system libz).
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         // Face-controlled chord synthesizer.
         .target(name: "Hecate", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus"]),
         // Hands and touches play notes and MIDI: MIDIRouter, fret model, MPE.
@@ -53,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "prospero",
             dependencies: [
-                "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK", "Prospero",
+                "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK", "Prospero", "Oberon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -62,7 +67,7 @@ let package = Package(
         // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
-        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero"]),
+        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "Oberon"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
 
         // Test-only: malloc interposition counting allocations per thread, and its Swift helper
@@ -81,5 +86,6 @@ let package = Package(
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
+        .testTarget(name: "OberonTests", dependencies: ["Oberon", "Ariel", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
     ]
 )
