@@ -35,6 +35,9 @@ struct HecateCommand: ParsableCommand {
     @Option(help: "Offline: sample format: pcm16, pcm24, float32.")
     var format: String = WAVSampleFormat.pcm24.rawValue
 
+    @Option(help: "Offline: also draw the render (waveform, spectrogram, face lanes, chords) to this .png or .svg file.")
+    var plot: String?
+
     @Option(help: "Benchmark: render this many seconds with every tone, the bass and all effects sounding; print the speed.")
     var bench: Double?
 
@@ -51,6 +54,8 @@ struct HecateCommand: ParsableCommand {
         guard WAVSampleFormat(rawValue: format) != nil else { throw ValidationError("unknown format '\(format)' (pcm16, pcm24, float32)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         if output != nil && input == nil { throw ValidationError("-o needs --input RECORDING (live play goes to JACK)") }
+        if plot != nil && input == nil { throw ValidationError("--plot needs --input RECORDING") }
+        try AudioPicture.validate(plot: plot)
     }
 
     func run() throws {
@@ -64,6 +69,8 @@ struct HecateCommand: ParsableCommand {
             let rendered = HecateCommand.render(recording, setup: setup, sampleRate: Double(sampleRate))
             try HecateCommand.write(rendered, to: path, sampleRate: sampleRate, format: WAVSampleFormat(rawValue: format)!)
             print("wrote \(path): \(HecateCommand.summary(rendered, sampleRate: Double(sampleRate))), pack \(setup.pack.name), \(recording.frames.count) face frames")
+            try HecateCommand.reportAndPlot(rendered, sampleRate: Double(sampleRate), plot: plot, title: "HECATE \(setup.pack.name.uppercased())",
+                                            recording: recording, setup: setup, starts: [0], ends: [Double(rendered.left.count) / Double(sampleRate)])
         } else {
             try runLive(setup)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Ariel
 import Foundation
+import Oberon
 
 /// `prospero render SONG.mid -o OUT.wav`: plays a Standard MIDI File through the built-in
 /// polyphonic synth offline. Deterministic: the same file and options give the same bytes.
@@ -31,7 +32,11 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Longest tail after the last event, in seconds (0…120); stops early at silence.")
     var tail: Double = 4
 
+    @Option(help: "Also draw the render (waveform, spectrogram, piano roll) to this .png or .svg file.")
+    var plot: String?
+
     func validate() throws {
+        try AudioPicture.validate(plot: plot)
         guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000, got \(sampleRate)") }
         guard (16...4096).contains(blockSize) else { throw ValidationError("--block-size must be 16…4096, got \(blockSize)") }
         guard WAVSampleFormat(rawValue: format) != nil else { throw ValidationError("unknown --format '\(format)'; choose pcm16, pcm24 or float32") }
@@ -73,6 +78,20 @@ struct RenderCommand: ParsableCommand {
             throw ExitCode.failure
         }
         print("wrote \(output): \(result.summary)")
+        try reportAndPlot(wav: result.wav, song: bytes, sampleRate: Double(sampleRate))
+    }
+
+    /// Prints the loudness of what was written and draws its picture when `--plot` asks.
+    func reportAndPlot(wav: [UInt8], song: [UInt8], sampleRate: Double) throws {
+        guard let audio = try? WAVAudio(decoding: wav) else { return }
+        let analyzer = AudioPicture.analyze(audio.channels, sampleRate: sampleRate, picture: plot != nil)
+        print(AudioPicture.loudnessLine(analyzer.report))
+        if let plot {
+            let name = URL(fileURLWithPath: self.song).lastPathComponent
+            var picture = RenderPlot.programme(title: "RENDER \(name)", analyzer: analyzer, width: AudioPicture.width)
+            if let file = try? MIDIFile(decoding: song) { picture.addPianoRoll(PianoRoll(file: file)) }
+            try AudioPicture.write(picture, to: plot)
+        }
     }
 
     /// A 40-column bar redrawn in place on stderr.
