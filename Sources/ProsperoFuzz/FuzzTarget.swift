@@ -4,6 +4,7 @@ import Hecate
 import Horatio
 import Prospero
 import Enobarbus
+import Oberon
 
 /// Every parser of untrusted bytes in the package, as a fuzz target.
 ///
@@ -28,6 +29,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case oscPacket
     /// Input recordings, JSON Lines (`RecordingReader.parse`).
     case recording
+    /// Streamed RIFF/WAVE reading in blocks (`Oberon.WAVStreamReader`), then analysis of what was read.
+    case wavStream
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -56,6 +59,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = assembler.ingest(packet, at: 0)
             _ = assembler.ingest(packet, at: 0.01)
             return true
+        case .wavStream:
+            return FuzzTarget.runWAVStream(bytes)
         case .recording:
             guard let recording = try? RecordingReader.parse(bytes) else { return false }
             // What the reader accepts, the writer must write back to something it reads the same.

@@ -52,12 +52,14 @@ public final class LoudnessMeter {
     public init(sampleRate: Double, channelCount: Int) {
         self.sampleRate = sampleRate
         self.channelCount = min(max(channelCount, 1), 5)
-        filters = [KWeightingFilter](repeating: KWeightingFilter(sampleRate: sampleRate), count: self.channelCount)
+        // The K-weighting needs its 1.7 kHz shelf below Nyquist: rates under 4 kHz are filtered as 4 kHz.
+        filters = [KWeightingFilter](repeating: KWeightingFilter(sampleRate: max(sampleRate, 4_000)), count: self.channelCount)
         weights = Array(Self.channelWeights.prefix(self.channelCount))
         currentTarget = stepBoundary(1)
     }
 
-    private func stepBoundary(_ k: Int) -> Int { Int((Double(k) * sampleRate / 10).rounded()) }
+    /// End of step k in frames; at least k, so every step holds a frame whatever the rate.
+    private func stepBoundary(_ k: Int) -> Int { max(k, Int((Double(k) * sampleRate / 10).rounded())) }
 
     /// Integrated loudness in LUFS; nil for silence (no 400 ms block above −70 LUFS).
     public var integratedLoudness: Double? { momentaryBlocks.integratedLoudness }

@@ -16,34 +16,36 @@ public struct PeakMeter: Sendable {
     /// Hold time in seconds (0…10) before the level starts to fall.
     public let holdTime: Double
     /// Current level, linear (0…, 1 = 0 dBFS).
-    public private(set) var level: Float = 0
+    public var level: Float { Float(state) }
+    /// The level in Double: a fall of 100 000 float multiplications would drift by hundredths of a dB.
+    @usableFromInline var state = 0.0
     /// Highest sample magnitude since the last reset, linear.
     public private(set) var maximum: Float = 0
 
     @usableFromInline var holdRemaining = 0
     @usableFromInline let holdSamples: Int
-    @usableFromInline let fallPerSample: Float
-    @usableFromInline let floor: Float
+    @usableFromInline let fallPerSample: Double
+    @usableFromInline let floor: Double
 
     /// - Parameters: `sampleRate` in Hz (> 0); `holdTime` in seconds (0…10, clamped).
     public init(sampleRate: Double, holdTime: Double = 0.5) {
         self.sampleRate = sampleRate
         self.holdTime = min(max(holdTime.isFinite ? holdTime : 0.5, 0), 10)
         holdSamples = Int((self.holdTime * sampleRate).rounded())
-        fallPerSample = Float(pow(10, -Self.fallDecibelsPerSecond / (20 * sampleRate)))
-        floor = Float(pow(10, Self.floorDecibels / 20))
+        fallPerSample = pow(10, -Self.fallDecibelsPerSecond / (20 * sampleRate))
+        floor = pow(10, Self.floorDecibels / 20)
     }
 
     /// Current level in dBFS (`floorDecibels` for silence).
-    public var levelDecibels: Double { level > floor ? 20 * log10(Double(level)) : Self.floorDecibels }
+    public var levelDecibels: Double { state > floor ? 20 * log10(state) : Self.floorDecibels }
 
     /// Feeds samples (non-finite samples count as silence).
     public mutating func process(_ samples: UnsafeBufferPointer<Float>) {
-        var level = self.level, hold = holdRemaining, maximum = self.maximum
+        var level = state, hold = holdRemaining, maximum = self.maximum
         for x in samples {
             let magnitude = x.isFinite ? abs(x) : 0
-            if magnitude >= level {
-                level = magnitude
+            if Double(magnitude) >= level {
+                level = Double(magnitude)
                 hold = holdSamples
                 if magnitude > maximum { maximum = magnitude }
             } else if hold > 0 {
@@ -53,14 +55,14 @@ public struct PeakMeter: Sendable {
                 if level < floor { level = 0 }
             }
         }
-        self.level = level
+        state = level
         holdRemaining = hold
         self.maximum = maximum
     }
 
     /// Returns to silence and clears the maximum.
     public mutating func reset() {
-        level = 0
+        state = 0
         maximum = 0
         holdRemaining = 0
     }
