@@ -8,7 +8,8 @@ import Foundation
 ///    pre-stage ducks extreme transients (`spikeProtectionEnabled`, default on).
 /// 2. Required gain q[n] = min(1, C[n] / P[n]) (stereo-linked), where P[n] is the peak of frame n:
 ///    with `truePeak` (the default) the true peak of BS.1770-4 Annex 2, the largest of |L[n]|, |R[n]|
-///    and the 4× oversampled points on both sides of n (`TruePeakInterpolator`; the interpolation
+///    and the 4× oversampled points on both sides of n, each crest of that grid refined by a parabola
+///    (`TruePeakInterpolator.refinedIntervalPeak`; the interpolation
 ///    needs 6 newer frames, so the whole algorithm then runs 6 frames behind the input); without it,
 ///    max(|L[n]|, |R[n]|).
 /// 3. m[n] = min(q[n−L] … q[n]): a running minimum over the look-ahead window
@@ -24,10 +25,10 @@ import Foundation
 ///    rounding (it never engages beyond rounding; tests check that).
 ///
 /// With true-peak detection the gain around every inter-sample peak is already low enough for
-/// that peak as the 4× interpolator sees it. Measured with 16× oversampling in the tests, the output's
-/// true peak stays within 0.4 dB of the ceiling for content below 18 kHz, and within 2.2 dB for
-/// full-band noise at +40 dBFS, whose 18–24 kHz part 12 taps per phase cannot interpolate (sample-peak
-/// detection: 6.4 dB over).
+/// that peak as the refined 4× interpolator sees it. Measured with 16× oversampling in the tests over
+/// 4 000 seeded cases, the output's true peak stays within 0.1 dB of the ceiling for content below
+/// 18 kHz (0.08 dB measured), and within 2 dB for full-band noise at +40 dBFS, whose 18–24 kHz part
+/// 12 taps per phase cannot interpolate (sample-peak detection: 6.4 dB over).
 ///
 /// - `ceiling`: dBFS, −60…0 (clamped). Settable while running; smoothed with a
 ///   5 ms one-pole on the input side, which is safe in both directions because
@@ -237,12 +238,12 @@ public final class BrickwallLimiter: StereoProcessor {
                 history[write &+ 16] = inLeft
                 history[32 &+ write] = inRight
                 history[48 &+ write] = inRight
-                let start = (n &- 11) & 15  // frame n − 11 … n, contiguous
+                let start = (n &- 12) & 15  // frames n − 12 … n, contiguous
                 let delayed = (n &- 6) & 15
                 inLeft = history[delayed]
                 inRight = history[32 &+ delayed]
-                let after = max(TruePeakInterpolator.intervalPeak(k.truePeakTaps, history + start),
-                                TruePeakInterpolator.intervalPeak(k.truePeakTaps, history + (32 &+ start)))
+                let after = max(TruePeakInterpolator.refinedIntervalPeak(k.truePeakTaps, history + start),
+                                TruePeakInterpolator.refinedIntervalPeak(k.truePeakTaps, history + (32 &+ start)))
                 peak = max(max(abs(inLeft), abs(inRight)), max(after, self.previousIntervalPeak))  // not variadic: that builds an array
                 self.previousIntervalPeak = after
             } else {
