@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Enobarbus", targets: ["Enobarbus", "EnobarbusUDP"]),
         .library(name: "Hecate", targets: ["Hecate"]),
         .library(name: "HiSynth", targets: ["HiSynth"]),
+        .library(name: "Oberon", targets: ["Oberon"]),
         .library(name: "Prospero", targets: ["Prospero"]),
         .library(name: "Haptics", targets: ["Haptics"]),
         .library(name: "Games", targets: ["Games"]),
@@ -35,6 +36,10 @@ let package = Package(
         .target(name: "Ariel", dependencies: ["Horatio", "Touchstone"]),
         // Tracking input: OSC codec, sender adapters, normalised frames, stabilisers, lifecycle, recording.
         .target(name: "Enobarbus", dependencies: ["Horatio"], exclude: ["README.md"]),
+        // What is shown: meters to broadcast standards (BS.1770-4 / EBU R128), spectra, overviews, piano roll, PNG and SVG pictures.
+        .target(name: "Oberon", dependencies: ["Touchstone", "Ariel", "CZlib"]),
+        // The two zlib calls the PNG writer needs, declared in C without zlib.h (links the system libz).
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         // Face-controlled chord synthesizer.
         .target(name: "Hecate", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus"]),
         // HiSynth: the two-oscillator synth, its preset strings (byte-exact codec, JSON) and its song player.
@@ -70,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "prospero",
             dependencies: [
-                "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK", "Prospero",
+                "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK", "Prospero", "Oberon",
                 "HiSynth", "HiSynthLibrary", "Haptics", "Games", "HapticsEvdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -80,7 +85,7 @@ let package = Package(
         // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
-        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games"]),
+        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games", "Oberon"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
 
         // Test-only: malloc interposition counting allocations per thread, and its Swift helper
@@ -103,5 +108,6 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),
         .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Horatio", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
+        .testTarget(name: "OberonTests", dependencies: ["Oberon", "Ariel", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
     ]
 )

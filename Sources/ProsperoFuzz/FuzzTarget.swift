@@ -7,6 +7,7 @@ import Prospero
 import Enobarbus
 import Games
 import Haptics
+import Oberon
 
 /// Every parser of untrusted bytes in the package, as a fuzz target.
 ///
@@ -39,6 +40,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case gameScript
     /// HiSynth songs (`HiSynthSong(bytes:name:)`): a Standard MIDI File read into timed notes.
     case hisynthSong
+    /// Streamed RIFF/WAVE reading in blocks (`Oberon.WAVStreamReader`), then analysis of what was read.
+    case wavStream
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -70,6 +73,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = assembler.ingest(packet, at: 0.02)
             _ = assembler.flush(now: .infinity)
             return true
+        case .wavStream:
+            return FuzzTarget.runWAVStream(bytes)
         case .recording:
             guard let recording = try? RecordingReader.parse(bytes) else { return false }
             // What the reader accepts, the writer must write back to something it reads the same

@@ -115,16 +115,24 @@ enum KernelBench {
         }) - copyOnly)
         let limiter = BrickwallLimiter(ceiling: -6, releaseTime: 0.1)
         limiter.prepare(ProcessSpec(sampleRate: 48_000, maximumBlockSize: 256, channelCount: 2))
-        report("BrickwallLimiter, limiting noise (per frame)", time(withInput { b in
+        report("BrickwallLimiter (true peak), limiting noise (per frame)", time(withInput { b in
             rightInput.withUnsafeMutableBufferPointer { r in
                 _ = r.update(fromContentsOf: UnsafeBufferPointer(b))
                 limiter.process(left: b, right: r)
             }
         }) - copyOnly)
-        report("BrickwallLimiter, quiet input (per frame)", time(withInput { b in
+        report("BrickwallLimiter (true peak), quiet input (per frame)", time(withInput { b in
             for i in b.indices {
                 let out = limiter.processFrame(left: b[i] * 0.1, right: b[i] * -0.1)
                 b[i] = out.left + out.right
+            }
+        }) - copyOnly)
+        let samplePeakLimiter = BrickwallLimiter(ceiling: -6, releaseTime: 0.1, truePeak: false)
+        samplePeakLimiter.prepare(ProcessSpec(sampleRate: 48_000, maximumBlockSize: 256, channelCount: 2))
+        report("BrickwallLimiter on sample peaks, limiting noise (per frame)", time(withInput { b in
+            rightInput.withUnsafeMutableBufferPointer { r in
+                _ = r.update(fromContentsOf: UnsafeBufferPointer(b))
+                samplePeakLimiter.process(left: b, right: r)
             }
         }) - copyOnly)
         let delay = DelayLine(maximumDelay: 2.1, delayTime: 0.375, feedback: 0.4, mix: 0.3)

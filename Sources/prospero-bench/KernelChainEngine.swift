@@ -18,9 +18,14 @@ final class KernelChainEngine: AudioEngine {
     var tremolo = Tremolo(waveform: .sine, rate: .hertz(5), depth: 0.3)
     let delay = StereoDelay(maximumDelay: 1, delayTime: 0.3, feedback: 0.4, mix: 0.3)
     let reverb = FeedbackDelayNetworkReverb(decayTime: 2, size: 1, damping: 0.3, mix: 0.25)
-    let limiter = BrickwallLimiter(ceiling: -1)
+    let limiter: BrickwallLimiter
     var note: UInt8 = 0
     var peak: Float = 0
+
+    /// `truePeakLimiter` false runs the limiter on sample peaks (the engines table compares the two).
+    init(truePeakLimiter: Bool = true) {
+        limiter = BrickwallLimiter(ceiling: -1, truePeak: truePeakLimiter)
+    }
 
     func prepare(_ spec: ProcessSpec) {
         glide.prepare(spec)

@@ -39,9 +39,13 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Sample format: pcm16, pcm24, float32.")
     var format: String = WAVSampleFormat.pcm16.rawValue
 
+    @Option(help: "Picture of the demo (.png or .svg); default: the WAV's path with .png.")
+    var plot: String?
+
     func validate() throws {
         guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000") }
         guard WAVSampleFormat(rawValue: format) != nil else { throw ValidationError("unknown format '\(format)'") }
+        try AudioPicture.validate(plot: plot)
     }
 
     func run() throws {
@@ -50,6 +54,8 @@ struct DemoCommand: ParsableCommand {
         var left: [Float] = []
         var right: [Float] = []
         var lines: [String] = []
+        var starts: [Double] = [], ends: [Double] = []
+        var lastSetup: HecateSetup?
         for name in packs.split(separator: ",").map({ String($0).trimmingCharacters(in: .whitespaces) }) {
             var options = try HecateSoundOptions.parse(["--key", key, "--chord", chord, "--bpm", String(bpm), "--pack", name])
             options.pack = name
@@ -61,12 +67,20 @@ struct DemoCommand: ParsableCommand {
                 left += gap
                 right += gap
             }
+            starts.append(Double(left.count) / rate)
             left += audio.left
             right += audio.right
+            ends.append(Double(left.count) / rate)
+            lastSetup = setup
         }
         try HecateCommand.write((left, right), to: output, sampleRate: sampleRate, format: WAVSampleFormat(rawValue: format)!)
         print("wrote \(output): \(String(format: "%.2f", Double(left.count) / rate)) s, \(sampleRate) Hz stereo \(format)")
         print("Hecate playing \(input) (\(recording.frames.count) face frames), key \(key), chords \(chord):")
         print(lines.joined(separator: "\n"))
+        if let setup = lastSetup {
+            let picture = plot ?? (output.lowercased().hasSuffix(".wav") ? String(output.dropLast(4)) : output) + ".png"
+            try HecateCommand.reportAndPlot((left, right), sampleRate: rate, plot: picture, title: "PROSPERO DEMO: HECATE, \(packs.uppercased())",
+                                            recording: recording, setup: setup, starts: starts, ends: ends)
+        }
     }
 }

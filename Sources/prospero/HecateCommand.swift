@@ -37,6 +37,8 @@ struct HecateCommand: ParsableCommand {
 
     @Option(name: .customLong("max-duration"), help: "Offline: longest recording rendered, in seconds (default 14400: 4 hours).")
     var maxDuration: Double = OfflineRenderOptions.defaultMaximumSeconds
+    @Option(help: "Offline: also draw the render (waveform, spectrogram, face lanes, chords) to this .png or .svg file.")
+    var plot: String?
 
     @Option(help: "Benchmark: render this many seconds with every tone, the bass and all effects sounding; print the speed.")
     var bench: Double?
@@ -55,6 +57,8 @@ struct HecateCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         if output != nil && input == nil { throw ValidationError("-o needs --input RECORDING (live play goes to JACK)") }
         guard maxDuration.isFinite, maxDuration > 0 else { throw ValidationError("--max-duration must be a positive number of seconds") }
+        if plot != nil && input == nil { throw ValidationError("--plot needs --input RECORDING") }
+        try AudioPicture.validate(plot: plot)
     }
 
     func run() throws {
@@ -81,6 +85,8 @@ struct HecateCommand: ParsableCommand {
                 throw ValidationError("recording '\(input)': \(error)\(hint)")
             }
             print("wrote \(path): \(summary), pack \(setup.pack.name), \(recording.frames.count) face frames")
+            try HecateCommand.reportAndPlot(file: path, plot: plot, title: "HECATE \(setup.pack.name.uppercased())",
+                                            recording: recording, setup: setup, starts: [0], ends: [summary.duration])
         } else {
             try runLive(setup)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Ariel
 import Foundation
+import Oberon
 
 /// `prospero render SONG.mid -o OUT.wav`: plays a Standard MIDI File through the built-in
 /// polyphonic synth offline. Deterministic: the same file and options give the same bytes.
@@ -34,7 +35,11 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("max-duration"), help: "Longest song rendered, in seconds (default 14400: 4 hours); a longer one is refused before rendering.")
     var maxDuration: Double = OfflineRenderOptions.defaultMaximumSeconds
 
+    @Option(help: "Also draw the render (waveform, spectrogram, piano roll) to this .png or .svg file.")
+    var plot: String?
+
     func validate() throws {
+        try AudioPicture.validate(plot: plot)
         guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000, got \(sampleRate)") }
         guard (16...4096).contains(blockSize) else { throw ValidationError("--block-size must be 16…4096, got \(blockSize)") }
         guard WAVSampleFormat(rawValue: format) != nil else { throw ValidationError("unknown --format '\(format)'; choose pcm16, pcm24 or float32") }
@@ -78,6 +83,19 @@ struct RenderCommand: ParsableCommand {
         }
         if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
         print("wrote \(output): \(summary)")
+        try reportAndPlot(song: bytes)
+    }
+
+    /// Prints the loudness of the file written (read back in blocks) and draws its picture when `--plot` asks.
+    func reportAndPlot(song: [UInt8]) throws {
+        let analyzer = try AudioPicture.analyze(file: output, picture: plot != nil).analyzer
+        print(AudioPicture.loudnessLine(analyzer.report))
+        if let plot {
+            let name = URL(fileURLWithPath: self.song).lastPathComponent
+            var picture = RenderPlot.programme(title: "RENDER \(name)", analyzer: analyzer, width: AudioPicture.width)
+            if let file = try? MIDIFile(decoding: song) { picture.addPianoRoll(PianoRoll(file: file)) }
+            try AudioPicture.write(picture, to: plot)
+        }
     }
 
     /// A 40-column bar redrawn in place on stderr.

@@ -137,15 +137,18 @@ import Touchstone
         #expect(largestOvershootRatio > 0.99, "the generated signals really do hit the ceiling")
     }
 
-    @Test func signalsBelowTheCeilingPassUnchangedAfterTheLatency() {
-        let limiter = BrickwallLimiter(ceiling: -6, lookahead: 0.005)
+    /// 5 ms of look-ahead, plus the true-peak interpolator's 6 frames when it detects true peaks.
+    @Test(arguments: [true, false])
+    func signalsBelowTheCeilingPassUnchangedAfterTheLatency(truePeak: Bool) {
+        let limiter = BrickwallLimiter(ceiling: -6, lookahead: 0.005, truePeak: truePeak)
         limiter.prepare(Self.spec)
-        #expect(limiter.latencySamples == 240)
+        let latency = 240 + (truePeak ? 6 : 0)
+        #expect(limiter.latencySamples == latency)
         var kernel = limiter
         let input = EffectsTestSignal.sine(frequency: 440, sampleRate: Self.sampleRate, count: 4_800, amplitude: Self.linear(-12))
         let out = EffectsTestSignal.render(&kernel, left: input, right: input)
-        for n in 240..<4_800 { #expect(out.left[n] == input[n - 240]) }
-        #expect(out.left[..<240].allSatisfy { $0 == 0 })
+        for n in latency..<4_800 { #expect(out.left[n] == input[n - latency]) }
+        #expect(out.left[..<latency].allSatisfy { $0 == 0 })
         #expect(limiter.gainReductionDecibels == 0)
     }
 

@@ -6,7 +6,12 @@ import Foundation
 /// Per frame n (latency L = `latencySamples`, ceiling C[n] at the input side):
 /// 1. Non-finite input samples are replaced by 0; an optional `SpikeProtector`
 ///    pre-stage ducks extreme transients (`spikeProtectionEnabled`, default on).
-/// 2. Required gain q[n] = min(1, C[n] / max(|L[n]|, |R[n]|)) (stereo-linked).
+/// 2. Required gain q[n] = min(1, C[n] / P[n]) (stereo-linked), where P[n] is the peak of frame n:
+///    with `truePeak` (the default) the true peak of BS.1770-4 Annex 2, the largest of |L[n]|, |R[n]|
+///    and the 4× oversampled points on both sides of n, each crest of that grid refined by a parabola
+///    (`TruePeakInterpolator.refinedIntervalPeak`; the interpolation
+///    needs 6 newer frames, so the whole algorithm then runs 6 frames behind the input); without it,
+///    max(|L[n]|, |R[n]|).
 /// 3. m[n] = min(q[n−L] … q[n]): a running minimum over the look-ahead window
 ///    (monotonic queue, O(1) amortised), so a coming peak lowers the gain L
 ///    samples before it arrives.
@@ -18,6 +23,12 @@ import Foundation
 ///    ceiling travels through the same delay as the audio, so changing it while
 ///    running is safe at any speed. A final clamp to ±C[n−L] absorbs float
 ///    rounding (it never engages beyond rounding; tests check that).
+///
+/// With true-peak detection the gain around every inter-sample peak is already low enough for
+/// that peak as the refined 4× interpolator sees it. Measured with 16× oversampling in the tests over
+/// 4 000 seeded cases, the output's true peak stays within 0.1 dB of the ceiling for content below
+/// 18 kHz (0.08 dB measured), and within 2 dB for full-band noise at +40 dBFS, whose 18–24 kHz part
+/// 12 taps per phase cannot interpolate (sample-peak detection: 6.4 dB over).
 ///
 /// - `ceiling`: dBFS, −60…0 (clamped). Settable while running; smoothed with a
 ///   5 ms one-pole on the input side, which is safe in both directions because
@@ -34,6 +45,9 @@ import Foundation
 public final class BrickwallLimiter: StereoProcessor {
     /// The look-ahead requested at creation, in seconds.
     public let lookahead: Double
+    /// Whether the limiter holds its ceiling in true peak (BS.1770-4 4× oversampled detection;
+    /// adds `TruePeakInterpolator.interpolationLatency` frames of latency) or in sample peak.
+    public let truePeak: Bool
     /// Pre-stage transient duck (runs before the look-ahead when enabled).
     public var spikeProtector: SpikeProtector {
         get { frameState.spikeProtector }
@@ -54,6 +68,11 @@ public final class BrickwallLimiter: StereoProcessor {
     @exclusivity(unchecked) @usableFromInline var releasedGains: UnsafeMutablePointer<Float>
     @exclusivity(unchecked) @usableFromInline var queueIndices: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) @usableFromInline var queueValues: UnsafeMutablePointer<Float>
+    /// True-peak history: per channel a 16-frame ring written twice (at i and i + 16), so the
+    /// 12 newest frames are always contiguous; left at 0…31, right at 32…63.
+    @usableFromInline let truePeakHistory: UnsafeMutablePointer<Float>
+    /// `TruePeakInterpolator` taps (3 phases × 12).
+    @usableFromInline let truePeakTaps: UnsafeMutablePointer<Float>
     @exclusivity(unchecked) @usableFromInline var windowLength: Double = 2  // L + 1
     @exclusivity(unchecked) @usableFromInline var ceilingTargetLinear: Float = 1
     @exclusivity(unchecked) @usableFromInline var ceilingSmoothingCoefficient: Float = 1
@@ -64,10 +83,17 @@ public final class BrickwallLimiter: StereoProcessor {
     @exclusivity(unchecked) var releaseSetting: Float
 
     /// Creates a limiter with `ceiling` dBFS (−60…0), `releaseTime` seconds
-    /// (0.005…2) and `lookahead` seconds (0.0005…0.05).
-    public init(ceiling: Float = -1, releaseTime: Float = 0.1, lookahead: Double = 0.005) {
+    /// (0.005…2) and `lookahead` seconds (0.0005…0.05); `truePeak` holds the ceiling in true
+    /// peak (default) rather than in sample peak.
+    public init(ceiling: Float = -1, releaseTime: Float = 0.1, lookahead: Double = 0.005, truePeak: Bool = true) {
         precondition(lookahead >= 0.0005 && lookahead <= 0.05, "look-ahead must be 0.5…50 ms")
         self.lookahead = lookahead
+        self.truePeak = truePeak
+        truePeakHistory = .allocate(capacity: 64)
+        truePeakHistory.initialize(repeating: 0, count: 64)
+        let taps = TruePeakInterpolator().coefficients
+        truePeakTaps = .allocate(capacity: taps.count)
+        truePeakTaps.initialize(from: taps, count: taps.count)
         ceilingSetting = ceiling
         releaseSetting = releaseTime
         delayedLeft = .allocate(capacity: 1)
@@ -87,6 +113,8 @@ public final class BrickwallLimiter: StereoProcessor {
         releasedGains.deallocate()
         queueIndices.deallocate()
         queueValues.deallocate()
+        truePeakHistory.deallocate()
+        truePeakTaps.deallocate()
     }
 
     /// Ceiling in dBFS, −60…0 (clamped). Safe to change while running.
@@ -107,8 +135,9 @@ public final class BrickwallLimiter: StereoProcessor {
         }
     }
 
-    /// Delay the limiter adds, in samples (the look-ahead); valid after `prepare`.
-    public var latencySamples: Int { window }
+    /// Delay the limiter adds, in samples (the look-ahead, plus
+    /// `TruePeakInterpolator.interpolationLatency` with `truePeak`); valid after `prepare`.
+    public var latencySamples: Int { window + (truePeak ? TruePeakInterpolator.interpolationLatency : 0) }
 
     /// The ceiling (linear) that bounded the last output frame: the smoothed
     /// setting as it was `latencySamples` frames earlier. Every output sample is
@@ -154,6 +183,7 @@ public final class BrickwallLimiter: StereoProcessor {
         releasedGains.update(repeating: 1, count: capacity)
         queueIndices.update(repeating: 0, count: capacity)
         queueValues.update(repeating: 1, count: capacity)
+        truePeakHistory.update(repeating: 0, count: 64)
         var state = FrameState()
         state.gainSum = Double(window + 1)  // the queue starts empty, so not `settled`
         state.ceilingLinear = ceiling
@@ -178,6 +208,9 @@ public final class BrickwallLimiter: StereoProcessor {
         @usableFromInline var lastOutputCeiling: Float = 1
         @usableFromInline var ceilingLinear: Float = 1
         @usableFromInline var safetyClampEngagements = 0
+        /// True-peak mode: the largest interpolated point between the frame now entering the
+        /// gain computer and the one before it.
+        @usableFromInline var previousIntervalPeak: Float = 0
         @usableFromInline var spikeProtector = SpikeProtector()
 
         @inlinable init() {}
@@ -195,7 +228,27 @@ public final class BrickwallLimiter: StereoProcessor {
             let ceilingNow = self.ceilingLinear
 
             let n = self.frame
-            let peak = max(abs(inLeft), abs(inRight))
+            var peak: Float
+            if k.truePeak {
+                // Frame n − 6 enters the gain computer: its own samples, and the interpolated points
+                // on both sides of it (the interval after it needs frames up to n).
+                let history = k.truePeakHistory
+                let write = n & 15
+                history[write] = inLeft
+                history[write &+ 16] = inLeft
+                history[32 &+ write] = inRight
+                history[48 &+ write] = inRight
+                let start = (n &- 12) & 15  // frames n − 12 … n, contiguous
+                let delayed = (n &- 6) & 15
+                inLeft = history[delayed]
+                inRight = history[32 &+ delayed]
+                let after = max(TruePeakInterpolator.refinedIntervalPeak(k.truePeakTaps, history + start),
+                                TruePeakInterpolator.refinedIntervalPeak(k.truePeakTaps, history + (32 &+ start)))
+                peak = max(max(abs(inLeft), abs(inRight)), max(after, self.previousIntervalPeak))  // not variadic: that builds an array
+                self.previousIntervalPeak = after
+            } else {
+                peak = max(abs(inLeft), abs(inRight))
+            }
             let required = peak > ceilingNow ? ceilingNow / peak : 1
             let mask = k.mask, window = k.window
             let slot = n & mask
@@ -301,9 +354,12 @@ public final class BrickwallLimiter: StereoProcessor {
         @usableFromInline var ceilingCoefficient: Float
         @usableFromInline var releaseCoefficient: Float
         @usableFromInline var spikeProtectionEnabled: Bool
+        @usableFromInline var truePeak: Bool
+        @usableFromInline var truePeakHistory: UnsafeMutablePointer<Float>
+        @usableFromInline var truePeakTaps: UnsafeMutablePointer<Float>
 
         @inlinable
-        init(mask: Int, window: Int, windowLength: Double, delayedLeft: UnsafeMutablePointer<Float>, delayedRight: UnsafeMutablePointer<Float>, delayedCeiling: UnsafeMutablePointer<Float>, releasedGains: UnsafeMutablePointer<Float>, queueIndices: UnsafeMutablePointer<Int>, queueValues: UnsafeMutablePointer<Float>, ceilingTarget: Float, ceilingCoefficient: Float, releaseCoefficient: Float, spikeProtectionEnabled: Bool) {
+        init(mask: Int, window: Int, windowLength: Double, delayedLeft: UnsafeMutablePointer<Float>, delayedRight: UnsafeMutablePointer<Float>, delayedCeiling: UnsafeMutablePointer<Float>, releasedGains: UnsafeMutablePointer<Float>, queueIndices: UnsafeMutablePointer<Int>, queueValues: UnsafeMutablePointer<Float>, ceilingTarget: Float, ceilingCoefficient: Float, releaseCoefficient: Float, spikeProtectionEnabled: Bool, truePeak: Bool, truePeakHistory: UnsafeMutablePointer<Float>, truePeakTaps: UnsafeMutablePointer<Float>) {
             self.mask = mask
             self.window = window
             self.windowLength = windowLength
@@ -317,6 +373,9 @@ public final class BrickwallLimiter: StereoProcessor {
             self.ceilingCoefficient = ceilingCoefficient
             self.releaseCoefficient = releaseCoefficient
             self.spikeProtectionEnabled = spikeProtectionEnabled
+            self.truePeak = truePeak
+            self.truePeakHistory = truePeakHistory
+            self.truePeakTaps = truePeakTaps
         }
     }
 
@@ -326,7 +385,8 @@ public final class BrickwallLimiter: StereoProcessor {
                    delayedLeft: delayedLeft, delayedRight: delayedRight, delayedCeiling: delayedCeiling,
                    releasedGains: releasedGains, queueIndices: queueIndices, queueValues: queueValues,
                    ceilingTarget: ceilingTargetLinear, ceilingCoefficient: ceilingSmoothingCoefficient,
-                   releaseCoefficient: releaseCoefficient, spikeProtectionEnabled: spikeProtectionEnabled)
+                   releaseCoefficient: releaseCoefficient, spikeProtectionEnabled: spikeProtectionEnabled,
+                   truePeak: truePeak, truePeakHistory: truePeakHistory, truePeakTaps: truePeakTaps)
     }
 
     /// Processes one stereo frame; the output is the input from `latencySamples` frames ago.
