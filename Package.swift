@@ -38,14 +38,12 @@ let package = Package(
         .target(name: "Enobarbus", dependencies: ["Horatio"], exclude: ["README.md"]),
         // What is shown: meters to broadcast standards (BS.1770-4 / EBU R128), spectra, overviews, piano roll, PNG and SVG pictures.
         .target(name: "Oberon", dependencies: ["Touchstone", "Ariel", "CZlib"]),
-        // The two zlib calls the PNG writer needs, declared in C without zlib.h (links the system libz).
+        // zlib as plain C functions over the system libz: raw DEFLATE (HiSynth preset strings), zlib streams (PNG).
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         // Face-controlled chord synthesizer.
         .target(name: "Hecate", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus"]),
         // HiSynth: the two-oscillator synth, its preset strings (byte-exact codec, JSON) and its song player.
-        .target(name: "HiSynth", dependencies: ["Horatio", "Touchstone", "Ariel", "CHiSynthZlib"]),
-        // Raw DEFLATE through the system zlib for HiSynth preset strings (a few plain C functions over libz).
-        .target(name: "CHiSynthZlib", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "HiSynth", dependencies: ["Horatio", "Touchstone", "Ariel", "CZlib"]),
         // Hands and touches play notes and MIDI: MIDIRouter, fret model, MPE.
         .target(name: "Prospero", dependencies: ["Horatio", "Enobarbus", "Ariel"]),
 

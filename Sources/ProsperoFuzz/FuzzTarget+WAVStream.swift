@@ -1,3 +1,4 @@
+import Ariel
 import Oberon
 
 extension FuzzTarget {

@@ -40,7 +40,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case gameScript
     /// HiSynth songs (`HiSynthSong(bytes:name:)`): a Standard MIDI File read into timed notes.
     case hisynthSong
-    /// Streamed RIFF/WAVE reading in blocks (`Oberon.WAVStreamReader`), then analysis of what was read.
+    /// Streamed RIFF/WAVE reading in blocks (`Ariel.WAVStreamReader`), then analysis of what was read.
     case wavStream
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.

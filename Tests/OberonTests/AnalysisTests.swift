@@ -6,7 +6,7 @@ import Testing
 /// The WAV stream reader, the programme report and the piano roll.
 @Suite struct AnalysisTests {
     /// Reads `bytes` through the closure in pieces of at most `piece` bytes (gathered to the count asked).
-    static func reader(_ bytes: [UInt8]) throws(WAVStreamError) -> WAVStreamReader {
+    static func reader(_ bytes: [UInt8]) throws(WAVStreamReadError) -> WAVStreamReader {
         var position = 0
         return try WAVStreamReader { count in
             let end = min(bytes.count, position + count)
@@ -35,15 +35,15 @@ import Testing
     }
 
     @Test func badStreamsGiveTypedErrors() {
-        #expect(throws: WAVStreamError.notRIFF) { _ = try Self.reader(Array("RIFX0000WAVE".utf8)) }
-        #expect(throws: WAVStreamError.notWAVE) { _ = try Self.reader(Array("RIFF0000AVI ".utf8)) }
-        #expect(throws: WAVStreamError.truncatedHeader("the RIFF header")) { _ = try Self.reader(Array("RIFF".utf8)) }
-        #expect(throws: WAVStreamError.missingChunk("fmt ")) { _ = try Self.reader(Array("RIFF0000WAVE".utf8)) }
+        #expect(throws: WAVStreamReadError.notRIFF) { _ = try Self.reader(Array("RIFX0000WAVE".utf8)) }
+        #expect(throws: WAVStreamReadError.notWAVE) { _ = try Self.reader(Array("RIFF0000AVI ".utf8)) }
+        #expect(throws: WAVStreamReadError.truncatedHeader("the RIFF header")) { _ = try Self.reader(Array("RIFF".utf8)) }
+        #expect(throws: WAVStreamReadError.missingChunk("fmt ")) { _ = try Self.reader(Array("RIFF0000WAVE".utf8)) }
         var encoder = WAVEncoder(sampleRate: 8_000, channelCount: 1, format: .pcm16)
         encoder.append(mono: [0.5])
         var bytes = encoder.finish()
         bytes[20] = 2  // format tag 2 (ADPCM)
-        #expect(throws: WAVStreamError.unsupportedFormat(tag: 2, bitsPerSample: 16)) { _ = try Self.reader(bytes) }
+        #expect(throws: WAVStreamReadError.unsupportedFormat(tag: 2, bitsPerSample: 16)) { _ = try Self.reader(bytes) }
     }
 
     /// The JSON report has exactly the keys; silence gives null, never −∞.

@@ -20,7 +20,7 @@ enum OberonTestSupport {
     }
 
     /// Runs python3 with `script` and `arguments`; returns stdout, or nil when python3 (or a module the
-    /// script imports) is missing, which `TestPeers.ready` turns into a skip or a failure.
+    /// script imports) is missing, which `TestPeers.require` turns into a skip or a failure.
     static func python(_ script: String, _ arguments: [String] = []) -> String? {
         guard let python = TestPeers.executable("python3") else { return nil }
         let process = Process()
@@ -38,7 +38,6 @@ enum OberonTestSupport {
     }
 
     /// Whether python3 can import `module`.
-    static func pythonHas(_ module: String) -> Bool { python("import \(module)") != nil }
 
     /// A fresh temporary path ending in `suffix`.
     static func temporaryPath(_ suffix: String) -> String {

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func pngReadsBackThroughPillow() throws {
-        guard TestPeers.ready(OberonTestSupport.pythonHas("PIL"), "python3 with Pillow (PyPI pillow / Debian python3-pil)") else { return }
+        try TestPeers.require(TestPeers.python(module: "PIL"), "python3 with Pillow (PyPI pillow / Debian python3-pil)")
         let doc = Self.sampleDocument()
         let raster = doc.rasterized()
         let path = OberonTestSupport.temporaryPath(".png")
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func svgIsWellFormedXML() throws {
-        guard TestPeers.ready(TestPeers.executable("python3") != nil, "python3") else { return }
+        try TestPeers.require(TestPeers.executable("python3") != nil, "python3")
         let path = OberonTestSupport.temporaryPath(".svg")
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data(Self.sampleDocument().svg().utf8).write(to: URL(fileURLWithPath: path))

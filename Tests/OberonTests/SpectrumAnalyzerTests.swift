@@ -17,7 +17,7 @@ import Testing
     /// way (2/Σw, DC and Nyquist once), to 1e-5 of full scale.
     @Test(arguments: WindowFunction.allCases)
     func matchesNumpy(_ window: WindowFunction) throws {
-        guard TestPeers.ready(OberonTestSupport.pythonHas("numpy"), "python3 with numpy") else { return }
+        try TestPeers.require(TestPeers.python(module: "numpy"), "python3 with numpy")
         let size = 1_024
         let signal = Self.testSignal(count: size)
         let path = OberonTestSupport.temporaryPath(".f32")

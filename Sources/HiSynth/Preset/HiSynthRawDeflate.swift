@@ -1,4 +1,4 @@
-import CHiSynthZlib
+import CZlib
 
 /// Raw DEFLATE (RFC 1951) through the system zlib, with the settings that reproduce the original's
 /// `NSData.compressed(using: .zlib)` byte for byte: level 5, windowBits −15, memLevel 8.
@@ -13,10 +13,10 @@ enum HiSynthRawDeflate {
         var written = 0
         let status = bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
-                chisynth_deflate_raw(input.baseAddress, input.count, out.baseAddress, out.count, &written)
+                czlib_deflate_raw(input.baseAddress, input.count, out.baseAddress, out.count, &written)
             }
         }
-        guard status == Int32(CHISYNTH_ZLIB_OK) else { throw .compressionFailed(section) }
+        guard status == Int32(CZLIB_OK) else { throw .compressionFailed(section) }
         output.removeSubrange(written...)
         return output
     }
@@ -26,15 +26,15 @@ enum HiSynthRawDeflate {
         var written = 0
         let status = bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
-                chisynth_inflate_raw(input.baseAddress, input.count, out.baseAddress, out.count, &written)
+                czlib_inflate_raw(input.baseAddress, input.count, out.baseAddress, out.count, &written)
             }
         }
         switch status {
-        case Int32(CHISYNTH_ZLIB_OK):
+        case Int32(CZLIB_OK):
             output.removeSubrange(written...)
             return output
-        case Int32(CHISYNTH_ZLIB_TRUNCATED): throw .truncatedDeflate(section)
-        case Int32(CHISYNTH_ZLIB_TOO_LARGE): throw .inflatedTooLarge(section, limit: inflatedLimit)
+        case Int32(CZLIB_TRUNCATED): throw .truncatedDeflate(section)
+        case Int32(CZLIB_TOO_LARGE): throw .inflatedTooLarge(section, limit: inflatedLimit)
         default: throw .corruptDeflate(section)
         }
     }

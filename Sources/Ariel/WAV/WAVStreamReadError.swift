@@ -1,5 +1,5 @@
 /// Why a WAV stream could not be read; each case names what was wrong.
-public enum WAVStreamError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum WAVStreamReadError: Error, Equatable, Sendable, CustomStringConvertible {
     case notRIFF
     case notWAVE
     case truncatedHeader(String)

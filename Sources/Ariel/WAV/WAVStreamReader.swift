@@ -25,10 +25,10 @@ public struct WAVStreamReader {
     private var leftover: [UInt8] = []
 
     /// Reads the header up to the start of the samples.
-    /// - Throws: `WAVStreamError` naming what is wrong (or `readFailed` wrapping the closure's error).
-    public init(read: @escaping (Int) throws -> [UInt8]) throws(WAVStreamError) {
+    /// - Throws: `WAVStreamReadError` naming what is wrong (or `readFailed` wrapping the closure's error).
+    public init(read: @escaping (Int) throws -> [UInt8]) throws(WAVStreamReadError) {
         self.read = read
-        func take(_ count: Int, _ what: String) throws(WAVStreamError) -> [UInt8] {
+        func take(_ count: Int, _ what: String) throws(WAVStreamReadError) -> [UInt8] {
             let bytes: [UInt8]
             do { bytes = try read(count) } catch { throw .readFailed("\(error)") }
             guard bytes.count == count else { throw .truncatedHeader(what) }
@@ -93,8 +93,8 @@ public struct WAVStreamReader {
 
     /// Reads up to `maximumFrames` frames into `channels` (one array per channel, replaced contents,
     /// capacity reused) and returns how many; 0 at the end.
-    /// - Throws: `WAVStreamError.readFailed` if the closure throws.
-    public mutating func readBlock(maximumFrames: Int, into channels: inout [[Float]]) throws(WAVStreamError) -> Int {
+    /// - Throws: `WAVStreamReadError.readFailed` if the closure throws.
+    public mutating func readBlock(maximumFrames: Int, into channels: inout [[Float]]) throws(WAVStreamReadError) -> Int {
         if channels.count != channelCount { channels = [[Float]](repeating: [], count: channelCount) }
         for c in 0..<channelCount { channels[c].removeAll(keepingCapacity: true) }
         guard remainingBytes > 0, maximumFrames > 0 else { return 0 }
