@@ -7,6 +7,6 @@ struct ProsperoCommand: ParsableCommand {
         commandName: "prospero",
         abstract: "Gesture-to-music toolkit: faces play chords, hands play notes and MIDI.",
         version: "0.1.0",
-        subcommands: [DemoCommand.self, HecateCommand.self, HandsCommand.self, RenderCommand.self, PlayCommand.self, OSCCommand.self, JACKCommand.self]
+        subcommands: [DemoCommand.self, HecateCommand.self, HandsCommand.self, RenderCommand.self, PlayCommand.self, OSCCommand.self, JACKCommand.self, CameraCommand.self]
     )
 }
