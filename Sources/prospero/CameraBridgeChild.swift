@@ -23,6 +23,12 @@ enum CameraBridgeChild {
         child.environment = environment
 
         let forwarded: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+        // A parent may have started this process with these signals blocked (the child would inherit
+        // that and never hear them); unblock them first.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in forwarded { sigaddset(&unblock, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         let queue = DispatchQueue(label: "prospero.camera.signals")
         var sources: [DispatchSourceSignal] = []
         for number in forwarded {

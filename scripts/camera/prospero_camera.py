@@ -219,6 +219,12 @@ class FaceTracker:
         self.blend_smoother = Smoother(min_cutoff=1.5, beta=3.0)
         self.head_smoother = Smoother(min_cutoff=1.0, beta=0.05)
         self.present = None
+        # Frames seen since the face was (re)acquired. MediaPipe's first frame comes from the face
+        # detector's box, the next ones from the tracked landmarks; the landmarks shift while that box
+        # settles (eye and brow shapes by up to 0.2 over 3 frames on a still photo), so a video face is
+        # reported from its fourth frame on. Still images are all detections and report at once.
+        self.settle_frames = 0 if args.image else 3
+        self.seen = 0
 
     def process(self, rgb, now, out):
         h, w = rgb.shape[:2]
@@ -229,8 +235,12 @@ class FaceTracker:
                 if self.present is None:
                     print("prospero camera: no face found", file=sys.stderr)
             self.present = False
+            self.seen = 0
             self.blend_smoother.reset(); self.head_smoother.reset()
             return True
+        self.seen += 1
+        if self.seen <= self.settle_frames:
+            return False
         lm = [(p.x, p.y, p.z) for p in result.multi_face_landmarks[0].landmark]
         try:
             g = fg.FaceGeometry(lm, w, h)
@@ -367,6 +377,8 @@ def main(argv):
         stop["now"], stop["status"] = True, 128 + number
     for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, on_signal)
+    # A parent that blocked these (inherited through exec) must not make the bridge deaf to them.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 
     source = open_source(args, cv2)
     out = Output(args)
