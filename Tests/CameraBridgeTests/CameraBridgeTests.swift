@@ -192,6 +192,35 @@ struct CameraBridgeTests {
         #expect(largest < 0.05)
     }
 
+    @Test func photoThroughARecordingPlaysHecate() throws {
+        guard TestPeers.ready(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)") else { return }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-camera-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = try #require(Self.astronaut)
+        let python = Self.venv.appendingPathComponent("bin/python").path
+        let blank = dir.appendingPathComponent("blank.png").path
+        _ = try Self.run(python, ["-c", "import numpy, cv2, sys; cv2.imwrite(sys.argv[1], numpy.full((240, 320, 3), 128, numpy.uint8))", blank])
+        /// Image → `camera --json` → recording → `hecate --input` offline: the WAV's bytes and its peak (dBFS).
+        func render(_ name: String, _ arguments: [String]) throws -> (wav: Data, peak: Double) {
+            let take = try Self.camera(["--face", "--once", "--json", "--no-send"] + arguments)
+            #expect(take.status == 0, "\(take.err)")
+            let recording = dir.appendingPathComponent("\(name).jsonl"), wav = dir.appendingPathComponent("\(name).wav")
+            try take.out.write(to: recording, atomically: true, encoding: .utf8)
+            let r = try Self.run(try #require(Self.binary).path, ["hecate", "--input", recording.path, "-o", wav.path])
+            #expect(r.status == 0, "\(r.err)")
+            // "wrote …: 4.94 s, peak -13.4 dBFS, …"
+            let peak = r.out.components(separatedBy: "peak ").last?.split(separator: " ").first.flatMap { Double($0) }
+            return (try Data(contentsOf: wav), try #require(peak, "no peak in \(r.out)"))
+        }
+        let smiling = try render("smiling", ["--image", photo])
+        let neutral = try render("neutral", ["--image", photo, "--calibrate"])  // the photo as its own neutral
+        let nobody = try render("nobody", ["--image", blank])
+        #expect(smiling.peak > -40 && neutral.peak > -40, "a face sounds: \(smiling.peak), \(neutral.peak) dBFS")
+        #expect(nobody.peak < -150, "no face stays silent: \(nobody.peak) dBFS")
+        #expect(smiling.wav != neutral.wav, "the expression changes the sound")
+    }
+
     @Test func signalsReachTheChildAndItIsGoneAfterwards() throws {
         guard TestPeers.ready(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)") else { return }
         let process = Process()
