@@ -42,6 +42,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case hisynthSong
     /// Streamed RIFF/WAVE reading in blocks (`Ariel.WAVStreamReader`), then analysis of what was read.
     case wavStream
+    /// iFacialMocap / FaceMotion3D UDP text frames (`IFacialMocapDecoder`).
+    case iFacialMocap
+    /// Live Link Face binary frames (`LiveLinkFaceDecoder`).
+    case liveLinkFace
+    /// Any sender datagram on the shared face port (`SenderDatagramDecoder`: format detection, then
+    /// iFacialMocap, Live Link Face, or OSC through FaceOSC, mpmocap, Visage, Wekinator and the assembler).
+    case senderDatagram
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -75,6 +82,23 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return true
         case .wavStream:
             return FuzzTarget.runWAVStream(bytes)
+        case .iFacialMocap:
+            var decoder = IFacialMocapDecoder()
+            return (try? decoder.decode(bytes, at: 0)) != nil
+        case .liveLinkFace:
+            return (try? LiveLinkFaceDecoder().decode(bytes, at: 0)) != nil
+        case .senderDatagram:
+            var senders = SenderDatagramDecoder()
+            senders.faceOSC = FaceOSCAdapter(calibration: FaceOSCCalibration(framesToAverage: 1))
+            var assembler = OSCFrameAssembler()
+            // Twice, so stateful decoders (FaceOSC calibration, face accumulation) see a second frame.
+            var accepted = false
+            for time in [0.0, 0.01] {
+                guard let decoded = try? senders.decode(bytes, at: time) else { return false }
+                if let rest = decoded.remainingOSC { _ = assembler.ingest(rest, at: time) }
+                accepted = true
+            }
+            return accepted
         case .recording:
             guard let recording = try? RecordingReader.parse(bytes) else { return false }
             // What the reader accepts, the writer must write back to something it reads the same

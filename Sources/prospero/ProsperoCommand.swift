@@ -8,7 +8,7 @@ struct ProsperoCommand: ParsableCommand {
         abstract: "Gesture-to-music toolkit: faces play chords, hands play notes and MIDI.",
         version: "0.1.0",
         subcommands: [
-            DemoCommand.self, HecateCommand.self, HandsCommand.self, HiSynthCommand.self, RenderCommand.self, PlayCommand.self,
+            DemoCommand.self, HecateCommand.self, HandsCommand.self, HiSynthCommand.self, RenderCommand.self, PlayCommand.self, CameraCommand.self,
             HapticsCommand.self, GameCommand.self, AnalyzeCommand.self, OSCCommand.self, JACKCommand.self,
         ]
     )

@@ -1,0 +1,10 @@
+/// What `SenderDatagramDecoder` made of one datagram.
+public struct SenderDecoding: Sendable, Hashable {
+    public var format: SenderDatagramFormat
+    /// Frames from the senders this decoder owns (iFacialMocap, Live Link Face, FaceOSC, mpmocap, Visage).
+    public var frames: [TrackingFrame]
+    /// The OSC messages none of those claimed, as one packet for `OSCFrameAssembler` (nil when none are left).
+    public var remainingOSC: OSCPacket?
+    /// True when the packet carried Wekinator `/wek/outputs` (read them from `wekinator.outputs`).
+    public var wekinatorOutputsChanged: Bool
+}
