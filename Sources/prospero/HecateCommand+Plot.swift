@@ -24,7 +24,7 @@ extension HecateCommand {
             for frame in recording.frames {
                 guard case .face(let face) = frame else { continue }
                 for (k, shape) in shapes.enumerated() {
-                    lanes[k].points.append(PlotSample(time: start + lead + face.timestamp, value: shape.1(face)))
+                    lanes[k].points.append(PlotSample(time: start + HecateRecordingRender.lead + face.timestamp, value: shape.1(face)))
                 }
             }
         }
@@ -36,8 +36,8 @@ extension HecateCommand {
         var segments: [PlotSegment] = []
         for (start, end) in zip(starts, ends) {
             for (k, chord) in chords.enumerated() {
-                let from = start + lead + chord.0
-                let to = k + 1 < chords.count ? start + lead + chords[k + 1].0 : end
+                let from = start + HecateRecordingRender.lead + chord.0
+                let to = k + 1 < chords.count ? start + HecateRecordingRender.lead + chords[k + 1].0 : end
                 if to > from { segments.append(PlotSegment(start: from, end: min(to, end), label: "\(chord.1) IN \(key)")) }
             }
         }

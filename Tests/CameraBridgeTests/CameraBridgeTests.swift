@@ -77,7 +77,7 @@ struct CameraBridgeTests {
     // MARK: geometry (python3 only)
 
     @Test func faceGeometryMappingOnBuiltLandmarks() throws {
-        guard TestPeers.ready(TestPeers.executable("python3") != nil, "python3") else { return }
+        try TestPeers.require(TestPeers.executable("python3") != nil, "python3")
         let script = Self.root.appendingPathComponent("scripts/camera/test_face_geometry.py").path
         let r = try Self.run(try #require(TestPeers.executable("python3")), [script])
         #expect(r.status == 0, "\(r.err)")
@@ -105,7 +105,7 @@ struct CameraBridgeTests {
     // MARK: the bridge on still images
 
     @Test func facePhotographGivesHecatesBlendshapesAndFiniteHead() throws {
-        guard TestPeers.ready(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)") else { return }
+        try TestPeers.require(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)")
         let r = try Self.camera(["--face", "--image", try #require(Self.astronaut), "--once", "--json", "--no-send"])
         #expect(r.status == 0, "\(r.err)")
         let objects = try Self.lines(r.out)
@@ -130,7 +130,7 @@ struct CameraBridgeTests {
     }
 
     @Test func mirroringSwapsSidesAndYawRoll() throws {
-        guard TestPeers.ready(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)") else { return }
+        try TestPeers.require(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)")
         let image = try #require(Self.astronaut)
         let plain = try Self.lines(Self.camera(["--face", "--image", image, "--once", "--json", "--no-send"]).out)
         let mirrored = try Self.lines(Self.camera(["--face", "--image", image, "--once", "--json", "--no-send", "--mirror"]).out)
@@ -142,7 +142,7 @@ struct CameraBridgeTests {
     }
 
     @Test func blankImageGivesNoFaceAndNoHand() throws {
-        guard TestPeers.ready(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)") else { return }
+        try TestPeers.require(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-camera-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -160,7 +160,7 @@ struct CameraBridgeTests {
     }
 
     @Test func shiftedAndScaledPhotoSequenceMovesLessThanFivePerCentPerFrame() throws {
-        guard TestPeers.ready(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)") else { return }
+        try TestPeers.require(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-camera-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -193,7 +193,7 @@ struct CameraBridgeTests {
     }
 
     @Test func photoThroughARecordingPlaysHecate() throws {
-        guard TestPeers.ready(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)") else { return }
+        try TestPeers.require(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-camera-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -222,7 +222,7 @@ struct CameraBridgeTests {
     }
 
     @Test func signalsReachTheChildAndItIsGoneAfterwards() throws {
-        guard TestPeers.ready(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)") else { return }
+        try TestPeers.require(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)")
         let process = Process()
         process.executableURL = try #require(Self.binary)
         process.arguments = ["camera", "--face", "--image", try #require(Self.astronaut), "--no-send"]
