@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Enobarbus", targets: ["Enobarbus", "EnobarbusUDP"]),
         .library(name: "Hecate", targets: ["Hecate"]),
         .library(name: "Prospero", targets: ["Prospero"]),
+        .library(name: "LiveHost", targets: ["LiveHost", "LiveHostPOSIX"]),
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
         .executable(name: "prospero-bench", targets: ["prospero-bench"]),
@@ -37,6 +38,19 @@ let package = Package(
         // Hands and touches play notes and MIDI: MIDIRouter, fret model, MPE.
         .target(name: "Prospero", dependencies: ["Horatio", "Enobarbus", "Ariel"]),
 
+        // Live host: runs an instrument live (inputs → frames → instrument commands, clock, chords,
+        // status, the one stop mechanism); portable, driven by the CLI and the studio.
+        .target(name: "LiveHost", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero"]),
+        // Platform edge of the live host: signals → stop, standard output, UDP datagrams, interface subnets.
+        .target(
+            name: "LiveHostPOSIX",
+            dependencies: [
+                "LiveHost", "Enobarbus",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+
         // Platform edge: OSC over UDP (SwiftNIO).
         .target(
             name: "EnobarbusUDP",
@@ -48,12 +62,13 @@ let package = Package(
         ),
         // Platform edge: JACK audio and MIDI. libjack is loaded at run time (no headers or library at build time).
         .target(name: "CJACKLoader", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel", "Touchstone"]),
+        .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel", "Touchstone", "LiveHost", "LiveHostPOSIX"]),
 
         .executableTarget(
             name: "prospero",
             dependencies: [
                 "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK", "Prospero",
+                "LiveHost", "LiveHostPOSIX",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -78,7 +93,8 @@ let package = Package(
         .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
         .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio"]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting"]),
+        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting", "LiveHost", "LiveHostPOSIX"]),
+        .testTarget(name: "LiveHostTests", dependencies: ["LiveHost", "LiveHostPOSIX", "Enobarbus", "Horatio"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
     ]
