@@ -4,6 +4,7 @@ import Hecate
 import Horatio
 import Prospero
 import Enobarbus
+import LiveHost
 
 /// Every parser of untrusted bytes in the package, as a fuzz target.
 ///
@@ -28,6 +29,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case oscPacket
     /// Input recordings, JSON Lines (`RecordingReader.parse`).
     case recording
+    /// `--allow` values, one per line (`SenderAllowList(parsing:)`), then sender addresses against the list.
+    case senderAllowList
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -55,6 +58,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             var assembler = OSCFrameAssembler()
             _ = assembler.ingest(packet, at: 0)
             _ = assembler.ingest(packet, at: 0.01)
+            return true
+        case .senderAllowList:
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let list = try? SenderAllowList(parsing: lines) else { return false }
+            // Every network accepts its own address; the list's text parses back to the same networks.
+            for network in list.networks where !list.accepts(network.description.split(separator: "/")[0].description) {
+                fatalError("\(list) refuses its own network \(network)")
+            }
+            for line in lines { _ = list.accepts(line) }
             return true
         case .recording:
             guard let recording = try? RecordingReader.parse(bytes) else { return false }
