@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone", "AllocationCounting", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio", "AllocationCounting", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
-        .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio"]),
+        .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting", "ProsperoTestSupport"]),
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "AllocationCounting", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport"]),
         .testTarget(name: "LiveHostTests", dependencies: ["LiveHost", "LiveHostPOSIX", "Enobarbus", "Horatio", "ProsperoTestSupport"]),

@@ -2,8 +2,9 @@ import Enobarbus
 import Synchronization
 
 /// Runs one instrument live from a datagram source until its ``LiveStop`` is requested: checks
-/// senders against the allow-list, queues datagrams (bounded), decodes OSC, assembles frames and
-/// hands them to the instrument with their arrival times, advances it on the clock, snapshots a
+/// senders against the allow-list, queues datagrams (bounded), decodes OSC, assembles one frame per
+/// sender frame (Enobarbus' `OSCFrameAssembler`: closed at a bundle's end, a repeated key, a frame-ending
+/// message, or quiet, which the loop flushes) and hands them to the instrument with their arrival times, advances it on the clock, snapshots a
 /// status, and on stop finishes the instrument and closes the source.
 ///
 /// The CLI and the studio drive it the same way:
@@ -64,6 +65,7 @@ public final class LiveHost: @unchecked Sendable {
         while !stop.isRequested {
             handle(inbox.take(waitingUpTo: options.tick), &assembler)
             let now = clock()
+            deliver(assembler.flush(now: now), at: now)  // sender frames closed by quiet
             instrument.advance(to: now)
             if now >= nextStatus {
                 nextStatus = now + options.statusInterval
@@ -73,6 +75,7 @@ public final class LiveHost: @unchecked Sendable {
         source.close()
         handle(inbox.take(waitingUpTo: 0), &assembler)
         let end = clock()
+        deliver(assembler.flush(now: .infinity), at: end)
         instrument.finish(at: end)
         return snapshot(assembler, now: end, start: start, instrumentLine: instrument.statusLine(at: end))
     }
@@ -101,6 +104,12 @@ public final class LiveHost: @unchecked Sendable {
             $0.frames += frameCount
             if let lastError { $0.lastMalformed = lastError }
         }
+    }
+
+    private func deliver(_ frames: [TrackingFrame], at time: Double) {
+        guard !frames.isEmpty else { return }
+        counters.withLock { $0.frames += frames.count }
+        instrument.receive(frames, at: time)
     }
 
     private func snapshot(_ assembler: OSCFrameAssembler, now: Double, start: Double, instrumentLine: String?) -> LiveHostStatus {

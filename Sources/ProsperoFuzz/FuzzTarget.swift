@@ -57,7 +57,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             if (try? OSCEncoder.encode(packet)) != bytes { fatalError("OSC round trip changed the bytes") }
             var assembler = OSCFrameAssembler()
             _ = assembler.ingest(packet, at: 0)
-            _ = assembler.ingest(packet, at: 0.01)
+            _ = assembler.ingest(packet, at: 0.001)
+            _ = assembler.flush(now: 0.01)
+            _ = assembler.ingest(packet, at: 0.02)
+            _ = assembler.flush(now: .infinity)
             return true
         case .senderAllowList:
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -70,10 +73,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return true
         case .recording:
             guard let recording = try? RecordingReader.parse(bytes) else { return false }
-            // What the reader accepts, the writer must write back to something it reads the same.
-            if (try? RecordingReader.parse(recording.encoded())) != recording {
-                fatalError("recording round trip changed the frames")
-            }
+            // What the reader accepts, the writer must write back to something it reads the same
+            // (read → write → read gives the same frames), and writing that again gives the same bytes.
+            let written = recording.encoded()
+            guard let again = try? RecordingReader.parse(written) else { fatalError("the reader refuses what the writer wrote") }
+            if again != recording { fatalError("recording round trip changed the frames") }
+            if again.encoded() != written { fatalError("writing a recording read back changed the bytes") }
             return true
         }
     }

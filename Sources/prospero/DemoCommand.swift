@@ -54,7 +54,7 @@ struct DemoCommand: ParsableCommand {
             var options = try HecateSoundOptions.parse(["--key", key, "--chord", chord, "--bpm", String(bpm), "--pack", name])
             options.pack = name
             let setup = try options.resolve()
-            let audio = HecateCommand.render(recording, setup: setup, sampleRate: rate)
+            let audio = try HecateCommand.render(recording, setup: setup, sampleRate: rate)
             lines.append("  \(setup.pack.name): \(HecateCommand.summary(audio, sampleRate: rate))")
             if !left.isEmpty {
                 let gap = [Float](repeating: 0, count: 2 * sampleRate)

@@ -120,12 +120,7 @@ struct HandsCommand: ParsableCommand {
     }
 
     func runOffline(_ path: String, _ settings: MIDIRouterSettings) throws {
-        let bytes: [UInt8]
-        do { bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-            throw ValidationError("cannot read \(path): \(error.localizedDescription)")
-        }
-        let recording: Recording
-        do { recording = try RecordingReader.parse(bytes) } catch { throw ValidationError("\(path): \(error)") }
+        let recording = try RecordingFile.load(path)
         let performance = try HandsPerformance(recording: recording, settings: settings, stabilizes: stabilize, timeout: timeout)
         let file = live.midiOut[0]
         let midiBytes = try performance.midiFile().encoded()
@@ -134,9 +129,16 @@ struct HandsCommand: ParsableCommand {
         print("\(path): \(recording.frames.count) frames → \(performance.messages.count) MIDI messages (\(notes) notes) → \(file)")
         if let wavOut {
             // The performance's own MIDI file through the built-in synth: what --output synth plays live.
-            let (wav, summary) = try PolySynthSongRender.render(midiFile: midiBytes, settings: PolySynthSettings())
-            try Data(wav).write(to: URL(fileURLWithPath: wavOut))
-            print("\(wavOut): \(summary)")
+            // Streamed to the file; refused before rendering when longer than the 4-hour limit.
+            let sink = try FileWAVSink(path: wavOut)
+            do {
+                let summary = try PolySynthSongRender.render(midiFile: midiBytes, settings: PolySynthSettings(), to: sink).summary
+                try sink.close()
+                print("\(wavOut): \(summary)")
+            } catch {
+                sink.discard()
+                throw ValidationError("\(wavOut): \(error)")
+            }
         }
     }
 

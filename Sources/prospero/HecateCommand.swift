@@ -36,6 +36,9 @@ struct HecateCommand: ParsableCommand {
     @Option(help: "Offline: sample format: pcm16, pcm24, float32.")
     var format: String = WAVSampleFormat.pcm24.rawValue
 
+    @Option(name: .customLong("max-duration"), help: "Offline: longest recording rendered, in seconds (default 14400: 4 hours).")
+    var maxDuration: Double = OfflineRenderOptions.defaultMaximumSeconds
+
     @Option(help: "Benchmark: render this many seconds with every tone, the bass and all effects sounding; print the speed.")
     var bench: Double?
 
@@ -47,6 +50,7 @@ struct HecateCommand: ParsableCommand {
         guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000") }
         guard WAVSampleFormat(rawValue: format) != nil else { throw ValidationError("unknown format '\(format)' (pcm16, pcm24, float32)") }
         if output != nil && input == nil { throw ValidationError("-o needs --input RECORDING (live play goes to JACK)") }
+        guard maxDuration.isFinite, maxDuration > 0 else { throw ValidationError("--max-duration must be a positive number of seconds") }
     }
 
     func run() throws {
@@ -57,9 +61,22 @@ struct HecateCommand: ParsableCommand {
         } else if let input {
             let recording = try HecateCommand.loadRecording(input)
             let path = output ?? "out/hecate-\(setup.pack.id).wav"
-            let rendered = HecateCommand.render(recording, setup: setup, sampleRate: Double(sampleRate))
-            try HecateCommand.write(rendered, to: path, sampleRate: sampleRate, format: WAVSampleFormat(rawValue: format)!)
-            print("wrote \(path): \(HecateCommand.summary(rendered, sampleRate: Double(sampleRate))), pack \(setup.pack.name), \(recording.frames.count) face frames")
+            // Rendered once, in the output format, streamed to the file.
+            let options = HecateRecordingRender.options(
+                sampleRate: Double(sampleRate), format: WAVSampleFormat(rawValue: format)!, maximumSeconds: maxDuration)
+            let sink = try FileWAVSink(path: path)
+            let summary: HecateRecordingRender.Summary
+            do {
+                summary = try HecateRecordingRender.render(
+                    recording, engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key),
+                    initial: setup.initialCommands, chords: setup.chords, options: options, to: sink).summary
+                try sink.close()
+            } catch {
+                sink.discard()
+                let hint = error is OfflineRenderError ? "; raise it with --max-duration SECONDS" : ""
+                throw ValidationError("recording '\(input)': \(error)\(hint)")
+            }
+            print("wrote \(path): \(summary), pack \(setup.pack.name), \(recording.frames.count) face frames")
         } else {
             try runLive(setup)
         }
@@ -67,34 +84,16 @@ struct HecateCommand: ParsableCommand {
 
     // MARK: Offline
 
-    static func loadRecording(_ path: String) throws -> Recording {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ValidationError("cannot read recording '\(path)': \(error.localizedDescription)")
-        }
-        do { return try RecordingReader.parse(Array(data)) } catch {
-            throw ValidationError("recording '\(path)': \(error)")
-        }
-    }
+    static func loadRecording(_ path: String) throws -> Recording { try RecordingFile.load(path) }
 
-    /// Seconds rendered before the performance starts (the launch fade-in) and the longest tail after.
-    static let lead = 0.25
-    static let tail = 6.0
-
-    /// Renders `recording` with `setup` through `OfflineRenderer`; returns left and right.
-    static func render(_ recording: Recording, setup: HecateSetup, sampleRate: Double) -> (left: [Float], right: [Float]) {
-        var performance = HecatePerformance()
-        var commands = setup.initialCommands.map { ScheduledCommand(frame: 0, command: $0) }
-        for (time, degree) in setup.chords {
-            commands.append(ScheduledCommand(seconds: time + lead, sampleRate: sampleRate, command: .chord(degree)))
-        }
-        commands += performance.schedule(recording, sampleRate: sampleRate, offset: lead)
-        let engine = DroneSynthEngine(preset: setup.pack.preset, key: setup.key)
-        let renderer = OfflineRenderer(engine: engine, options: OfflineRenderOptions(
-            sampleRate: sampleRate, blockSize: 256, format: .float32, tailSeconds: tail, silenceThresholdDB: -80))
+    /// Renders `recording` with `setup` (float32 in memory, for the demo's concatenation); left and right.
+    static func render(_ recording: Recording, setup: HecateSetup, sampleRate: Double) throws -> (left: [Float], right: [Float]) {
+        let rendered = try HecateRecordingRender.render(
+            recording, engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key), initial: setup.initialCommands,
+            chords: setup.chords, options: HecateRecordingRender.options(sampleRate: sampleRate, format: .float32),
+            to: WAVMemorySink())
         var collector = SampleCollector()
-        let encoder = renderer.render(commands: commands)
-        collector.take(encoder.finish(), channels: 2)
+        collector.take(rendered.sink.bytes, channels: 2)
         return (collector.left, collector.right)
     }
 

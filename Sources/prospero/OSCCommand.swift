@@ -37,11 +37,10 @@ struct OSCListenOptions: ParsableArguments {
     }
 }
 
-/// Runs `instrument` on the live host until Ctrl-C, SIGTERM, SIGHUP or `duration`; prints the
+/// Runs `instrument` on the live host until `stop` (Ctrl-C, SIGTERM, SIGHUP, the duration); prints the
 /// banner once listening and hands every status snapshot to `onStatus`. Returns the final status.
-func runOSCInput(_ options: OSCListenOptions, banner: String, instrument: any LiveInstrument, statusInterval: Double,
+func runOSCInput(_ options: OSCListenOptions, stop: LiveStop, banner: String, instrument: any LiveInstrument, statusInterval: Double,
                  onStatus: @escaping (LiveHostStatus) -> Void) throws -> (LiveStopReason?, LiveHostStatus) {
-    let stop = LiveCommand.begin(duration: options.duration)
     let hostOptions = try options.network.hostOptions(tick: 0.01, statusInterval: statusInterval)
     let host = LiveHost(source: options.network.source(), instrument: instrument, stop: stop, options: hostOptions)
     do { try host.start() } catch {
@@ -61,7 +60,7 @@ struct OSCMonitorCommand: ParsableCommand {
     func run() throws {
         let instrument = MonitorInstrument(timeout: listen.timeout)
         let interactive = isatty(STDOUT_FILENO) == 1
-        let (reason, status) = try runOSCInput(listen, banner: "prospero osc monitor", instrument: instrument, statusInterval: 0.5) { status in
+        let (reason, status) = try runOSCInput(listen, stop: LiveCommand.begin(duration: listen.duration), banner: "prospero osc monitor", instrument: instrument, statusInterval: 0.5) { status in
             let lines = instrument.report(status)
             if interactive { StandardOutput.write("\u{1B}[H\u{1B}[2J") }
             StandardOutput.line(lines.joined(separator: "\n") + (interactive ? "" : "\n"))
@@ -175,8 +174,13 @@ struct OSCRecordCommand: ParsableCommand {
         defer { try? handle.close() }
         let created = ISO8601DateFormatter().string(from: Date())
         try handle.write(contentsOf: Data((Recording.headerLine(created: created, note: note) + "\n").utf8))
-        let recorder = RecorderInstrument(handle: handle)
-        let (reason, status) = try runOSCInput(listen, banner: "prospero osc record \(file)", instrument: recorder,
+        let stop = LiveCommand.begin(duration: listen.duration)
+        let recorder = RecorderInstrument(handle: handle) {
+            // The file stays readable: recording stops at the reader's frame and size limits.
+            FileHandle.standardError.write(Data("prospero osc record: stopped at the recording limit (\($0.maximumFrames) frames or \($0.maximumBytes) bytes)\n".utf8))
+            stop.request(.requested)
+        }
+        let (reason, status) = try runOSCInput(listen, stop: stop, banner: "prospero osc record \(file)", instrument: recorder,
                                                statusInterval: 1) { _ in }
         if let error = recorder.writeError { throw ValidationError("writing \(file): \(error)") }
         StandardOutput.line("recorded \(recorder.count) frames to \(file) (\(LiveCommand.summary(reason, status)))")
@@ -187,20 +191,35 @@ struct OSCRecordCommand: ParsableCommand {
 /// quarter of a second at a time and at the stop, so the file is complete whenever it ends.
 final class RecorderInstrument: LiveInstrument {
     let handle: FileHandle
+    let limits = RecordingLimits()
+    /// Called once when the next line would pass the reader's frame or size limit.
+    let onFull: (RecordingLimits) -> Void
     private(set) var count = 0
+    private var bytes = 0
+    private var full = false
     private(set) var writeError: (any Error)?
     private var start: Double?
     private var pending = ""
     private var lastFlush = 0.0
 
-    init(handle: FileHandle) { self.handle = handle }
+    init(handle: FileHandle, onFull: @escaping (RecordingLimits) -> Void) {
+        self.handle = handle
+        self.onFull = onFull
+    }
 
     func receive(_ frames: [TrackingFrame], at time: Double) {
-        let t0 = start ?? time
-        start = t0
-        for var frame in frames {
+        for var frame in frames where !full {
+            let t0 = start ?? frame.timestamp
+            start = t0
             frame.timestamp = frame.timestamp - t0
-            pending += Recording.line(for: frame) + "\n"
+            let line = Recording.line(for: frame) + "\n"
+            guard count < limits.maximumFrames, bytes + line.utf8.count < limits.maximumBytes - 4096 else {
+                full = true
+                onFull(limits)
+                return
+            }
+            pending += line
+            bytes += line.utf8.count
             count += 1
         }
     }

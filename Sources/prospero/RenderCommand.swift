@@ -31,11 +31,15 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Longest tail after the last event, in seconds (0…120); stops early at silence.")
     var tail: Double = 4
 
+    @Option(name: .customLong("max-duration"), help: "Longest song rendered, in seconds (default 14400: 4 hours); a longer one is refused before rendering.")
+    var maxDuration: Double = OfflineRenderOptions.defaultMaximumSeconds
+
     func validate() throws {
         guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000, got \(sampleRate)") }
         guard (16...4096).contains(blockSize) else { throw ValidationError("--block-size must be 16…4096, got \(blockSize)") }
         guard WAVSampleFormat(rawValue: format) != nil else { throw ValidationError("unknown --format '\(format)'; choose pcm16, pcm24 or float32") }
         guard tail.isFinite, (0...120).contains(tail) else { throw ValidationError("--tail must be 0…120 seconds, got \(tail)") }
+        guard maxDuration.isFinite, maxDuration > 0 else { throw ValidationError("--max-duration must be a positive number of seconds, got \(maxDuration)") }
     }
 
     func run() throws {
@@ -49,30 +53,31 @@ struct RenderCommand: ParsableCommand {
         }
         let options = OfflineRenderOptions(
             sampleRate: Double(sampleRate), blockSize: blockSize, format: WAVSampleFormat(rawValue: format)!,
-            tailSeconds: tail)
+            tailSeconds: tail, maximumSeconds: maxDuration)
         let showProgress = isatty(STDERR_FILENO) != 0
         var progress: ((Double) -> Void)?
         if showProgress { progress = { Self.drawProgress($0) } }
-        let result: (wav: [UInt8], summary: PolySynthSongRender.Summary)
-        do {
-            result = try PolySynthSongRender.render(
-                midiFile: bytes, settings: settings, capacity: max(16, settings.polyphony), options: options,
-                progress: progress)
-        } catch {
-            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-            FileHandle.standardError.write(Data("error: \(song): \(error)\n".utf8))
-            throw ExitCode.failure
-        }
-        if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-        let url = URL(fileURLWithPath: output)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(result.wav).write(to: url)
-        } catch {
+        let sink: FileWAVSink
+        do { sink = try FileWAVSink(path: output) } catch {
             FileHandle.standardError.write(Data("error: cannot write \(output): \(error.localizedDescription)\n".utf8))
             throw ExitCode.failure
         }
-        print("wrote \(output): \(result.summary)")
+        // Streamed to the file block by block: memory does not grow with the song.
+        let summary: PolySynthSongRender.Summary
+        do {
+            summary = try PolySynthSongRender.render(
+                midiFile: bytes, settings: settings, capacity: max(16, settings.polyphony), options: options,
+                to: sink, progress: progress).summary
+            try sink.close()
+        } catch {
+            sink.discard()
+            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            let hint = error is OfflineRenderError ? "; raise it with --max-duration SECONDS" : ""
+            FileHandle.standardError.write(Data("error: \(song): \(error)\(hint)\n".utf8))
+            throw ExitCode.failure
+        }
+        if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+        print("wrote \(output): \(summary)")
     }
 
     /// A 40-column bar redrawn in place on stderr.

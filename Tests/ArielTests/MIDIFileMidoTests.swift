@@ -1,12 +1,12 @@
 import Ariel
 import Foundation
+import ProsperoTestSupport
 import Testing
 
 /// mido (Python) as an independent peer: it writes files we must read, and reads files we write.
-/// Skips when python3 or mido is missing, fails instead under PROSPERO_REQUIRE_PEERS=1.
+/// Skips through the peer gate when python3 or mido is missing, fails instead under PROSPERO_REQUIRE_PEERS=1.
 @Suite struct MIDIFileMidoTests {
-    static let requirePeers = ProcessInfo.processInfo.environment["PROSPERO_REQUIRE_PEERS"] == "1"
-    static let midoAvailable: Bool = (try? python(["-c", "import mido"]))?.status == 0
+    static var midoAvailable: Bool { TestPeers.python(module: "mido") }
 
     /// Writes a file with mido (mode `write PATH`) or dumps one (mode `read PATH`), printing
     /// {"type", "ticks_per_beat", "tracks": [[{"t": delta, "b": bytes}]]}. Meta events are their full
@@ -135,15 +135,13 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("prospero-\(name)-\(UUID().uuidString).mid").path
     }
 
-    static var peerReady: Bool {
-        if midoAvailable { return true }
-        if requirePeers { Issue.record("mido is required (pip install mido; PROSPERO_REQUIRE_PEERS=1)") }
-        return false
+    static func requireMido() throws {
+        try TestPeers.require(midoAvailable, "python3 with mido (pip install mido; scripts/deps/ariel.pip)")
     }
 
-    @Test(.enabled(if: midoAvailable || requirePeers, "python3 with mido not installed (scripts/deps/ariel.pip)"))
+    @Test(.enabled(if: TestPeers.enabled(midoAvailable), "python3 with mido not installed (scripts/deps/ariel.pip)"))
     func readsWhatMidoWrites() throws {
-        guard Self.peerReady else { return }
+        try Self.requireMido()
         let path = Self.temporaryPath("from-mido")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let expected = try Self.runMido("write", path)
@@ -166,10 +164,10 @@ import Testing
         #expect(abs(map.seconds(atTick: 768 + 200_000) - (1.0 + 200_000.0 / 384 * 0.4)) < 1e-9)
     }
 
-    @Test(.enabled(if: midoAvailable || requirePeers, "python3 with mido not installed (scripts/deps/ariel.pip)"),
+    @Test(.enabled(if: TestPeers.enabled(midoAvailable), "python3 with mido not installed (scripts/deps/ariel.pip)"),
           arguments: [true, false])
     func midoReadsWhatWeWrite(runningStatus: Bool) throws {
-        guard Self.peerReady else { return }
+        try Self.requireMido()
         let sysex = MIDISystemExclusive(payload: [0x43, 0x10, 0x4C, 0x00, 0x00, 0x7E, 0x00])!
         let conductor = MIDIFileTrack(events: [
             .meta(.trackName("Tempo map")),
@@ -204,9 +202,9 @@ import Testing
         #expect(dump == Self.canon(file))
     }
 
-    @Test(.enabled(if: midoAvailable || requirePeers, "python3 with mido not installed (scripts/deps/ariel.pip)"))
+    @Test(.enabled(if: TestPeers.enabled(midoAvailable), "python3 with mido not installed (scripts/deps/ariel.pip)"))
     func midoFileRoundTripsThroughOurWriter() throws {
-        guard Self.peerReady else { return }
+        try Self.requireMido()
         let source = Self.temporaryPath("mido-src")
         let copy = Self.temporaryPath("mido-copy")
         defer { try? FileManager.default.removeItem(atPath: source); try? FileManager.default.removeItem(atPath: copy) }

@@ -6,21 +6,11 @@ import Testing
 /// `prospero render` as a user runs it: the built binary next to the test bundle.
 @Suite("prospero render CLI")
 struct PolySynthRenderCLITests {
-    /// The `prospero` executable of this build (`.build/<config>/prospero`), if it was built.
-    static var binary: URL? {
-        let here = Bundle.main.bundleURL
-        for directory in [here, here.deletingLastPathComponent()] {
-            let candidate = directory.appendingPathComponent("prospero")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }
-
-    static var required: Bool { TestPeers.required }
+    static var binary: URL? { TestPeers.prospero }
 
     static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
-        process.executableURL = try #require(binary)
+        process.executableURL = try TestPeers.require(binary, "the prospero executable (swift build)")
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -32,7 +22,7 @@ struct PolySynthRenderCLITests {
         return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
 
-    @Test(.enabled(if: binary != nil || required))
+    @Test(.enabled(if: TestPeers.enabled(binary != nil)))
     func rendersTheSongDeterministicallyAndReportsErrors() throws {
         let song = try #require(Bundle.module.url(forResource: "song", withExtension: "mid", subdirectory: "Fixtures"))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-render-\(UUID().uuidString)")

@@ -5,6 +5,13 @@ import Testing
 func msg(_ address: String, _ args: OSCArgument...) -> OSCPacket { .message(OSCMessage(address, args)) }
 func bundle(_ packets: OSCPacket...) -> OSCPacket { .bundle(OSCBundle(packets)) }
 
+extension OSCFrameAssembler {
+    /// The frames of one packet taken as a whole sender frame: ingested, then every open frame closed.
+    mutating func frames(_ packet: OSCPacket, at time: Double) -> [TrackingFrame] {
+        ingest(packet, at: time) + flush(now: .infinity)
+    }
+}
+
 extension [TrackingFrame] {
     var faces: [FaceFrame] { compactMap { if case .face(let f) = $0 { f } else { nil } } }
     var hands: [HandFrame] { compactMap { if case .hand(let h) = $0 { h } else { nil } } }
@@ -39,7 +46,7 @@ extension [TrackingFrame] {
 
     @Test func nativeFaceBundleIsOneFrame() {
         var a = OSCFrameAssembler()
-        let frames = a.ingest(bundle(
+        let frames = a.frames(bundle(
             msg("/prospero/face/blend", .string("jawOpen"), .float32(0.5), .string("mouthSmile_L"), .int32(1)),
             msg("/prospero/face/head", .float32(10), .float32(-5), .float32(2))), at: 1.0)
         #expect(frames.count == 1)
@@ -48,19 +55,19 @@ extension [TrackingFrame] {
         #expect(f.head == HeadRotation(yaw: 10, pitch: -5, roll: 2))
         #expect(f.timestamp == 1.0)
         // Blendshapes persist across packets; a later head message keeps them.
-        let next = a.ingest(msg("/prospero/face/head", .float32(0), .float32(0), .float32(0)), at: 1.1)
+        let next = a.frames(msg("/prospero/face/head", .float32(0), .float32(0), .float32(0)), at: 1.1)
         #expect(next.faces.first?.blendshapes[.jawOpen] == 0.5)
-        #expect(a.ingest(msg("/prospero/face/end"), at: 1.2).ended == [.face])
+        #expect(a.frames(msg("/prospero/face/end"), at: 1.2).ended == [.face])
     }
 
     @Test func nativeRejectsWrongArgumentsAndCountsThem() {
         var a = OSCFrameAssembler()
-        #expect(a.ingest(msg("/prospero/face/blend", .string("notAShape"), .float32(1)), at: 0).isEmpty)
-        #expect(a.ingest(msg("/prospero/touch", .int32(7), .float32(0), .float32(0), .float32(1)), at: 0).isEmpty)
-        #expect(a.ingest(msg("/prospero/hand", .int32(0), .string("left"), .float32(1), .float32(0)), at: 0).isEmpty)
+        #expect(a.frames(msg("/prospero/face/blend", .string("notAShape"), .float32(1)), at: 0).isEmpty)
+        #expect(a.frames(msg("/prospero/touch", .int32(7), .float32(0), .float32(0), .float32(1)), at: 0).isEmpty)
+        #expect(a.frames(msg("/prospero/hand", .int32(0), .string("left"), .float32(1), .float32(0)), at: 0).isEmpty)
         #expect(a.rejectedMessages == 3)
         #expect(a.lastRejection?.contains("63") == true)
-        #expect(a.ingest(msg("/unknown/thing", .int32(1)), at: 0).isEmpty)
+        #expect(a.frames(msg("/unknown/thing", .int32(1)), at: 0).isEmpty)
         #expect(a.ignoredMessages == 1)
     }
 
@@ -69,20 +76,20 @@ extension [TrackingFrame] {
     @Test func nativeHandFlatOrArray() {
         var a = OSCFrameAssembler()
         let values = Self.landmarks(seed: 0.01)
-        let flat = a.ingest(.message(OSCMessage("/prospero/hand", [.int32(2), .string("right"), .float32(0.8)] + values.map { .float32($0) })), at: 3)
+        let flat = a.frames(.message(OSCMessage("/prospero/hand", [.int32(2), .string("right"), .float32(0.8)] + values.map { .float32($0) })), at: 3)
         let h = flat.hands[0]
         #expect(h.slot == 2 && h.handedness == .right && h.confidence == 0.8)
         #expect(h[.thumbTip] == SIMD3(values[12], values[13], values[14]))
-        let arrayForm = a.ingest(.message(OSCMessage("/prospero/hand", [.int32(2), .string("right"), .float32(0.8), .array(values.map { .float32($0) })])), at: 4)
+        let arrayForm = a.frames(.message(OSCMessage("/prospero/hand", [.int32(2), .string("right"), .float32(0.8), .array(values.map { .float32($0) })])), at: 4)
         #expect(arrayForm.hands[0].landmarks == h.landmarks)
-        #expect(a.ingest(msg("/prospero/hand/end", .int32(2)), at: 5).ended == [.hand(2)])
+        #expect(a.frames(msg("/prospero/hand/end", .int32(2)), at: 5).ended == [.hand(2)])
     }
 
     @Test func faceCapIndicesAndDegrees() {
         var a = OSCFrameAssembler()
-        _ = a.ingest(msg("/W", .int32(24), .float32(0.75)), at: 0)
-        _ = a.ingest(msg("/W", .int32(37), .int32(1)), at: 0)
-        let f = a.ingest(msg("/HR", .float32(5), .float32(-20), .float32(3)), at: 0).faces[0]
+        _ = a.frames(msg("/W", .int32(24), .float32(0.75)), at: 0)
+        _ = a.frames(msg("/W", .int32(37), .int32(1)), at: 0)
+        let f = a.frames(msg("/HR", .float32(5), .float32(-20), .float32(3)), at: 0).faces[0]
         #expect(f.blendshapes[.jawOpen] == 0.75)
         #expect(f.blendshapes[.mouthSmileLeft] == 1)
         #expect(f.head == HeadRotation(yaw: -20, pitch: 5, roll: 3))
@@ -99,13 +106,13 @@ extension [TrackingFrame] {
         #expect(abs(roll.roll + 30) < 1e-3)
         #expect(HeadRotation(quaternionX: 0, y: 0, z: 0, w: 0) == nil)
         var a = OSCFrameAssembler()
-        let f = a.ingest(msg("/HRQ", .float32(0), .float32(s), .float32(0), .float32(c)), at: 0).faces[0]
+        let f = a.frames(msg("/HRQ", .float32(0), .float32(s), .float32(0), .float32(c)), at: 0).faces[0]
         #expect(abs(f.head.yaw - 30) < 1e-3)
     }
 
     @Test func zigSimFaceBySuffix() {
         var a = OSCFrameAssembler()
-        let frames = a.ingest(bundle(
+        let frames = a.frames(bundle(
             msg("/ZIGSIM/my-phone/facejawopen", .float32(0.3)),
             msg("/my-phone/facemouthsmileleft", .float32(0.6)),
             msg("/ZIGSIM/my-phone/facerotation", .float32(0), .float32(0.258819), .float32(0), .float32(0.9659258))), at: 0)
@@ -126,54 +133,54 @@ extension [TrackingFrame] {
     @Test func zigSimTouchesKeepTheirSlotsWhenIndicesShift() {
         var a = OSCFrameAssembler()
         // Two fingers: A at left (−0.5, 0) → (0.25, 0.5), B at right (0.5, 0) → (0.75, 0.5).
-        let first = a.ingest(zigTouches([(-0.5, 0), (0.5, 0)]), at: 0).touches
+        let first = a.frames(zigTouches([(-0.5, 0), (0.5, 0)]), at: 0).touches
         #expect(first.map(\.slot) == [0, 1])
         #expect(first[0].x == 0.25 && first[1].x == 0.75 && first[0].y == 0.5)
         // A lifts: B is now index 0 in ZIG SIM's list, but must stay in slot 1.
-        let second = a.ingest(zigTouches([(0.52, 0.02)]), at: 0.016)
+        let second = a.frames(zigTouches([(0.52, 0.02)]), at: 0.016)
         #expect(second.ended == [.touch(0)])
         #expect(second.touches.map(\.slot) == [1])
         #expect(abs(second.touches[0].x - 0.76) < 1e-6)
         // No touches: B ends.
-        #expect(a.ingest(zigTouches([]), at: 0.032).ended == [.touch(1)])
+        #expect(a.frames(zigTouches([]), at: 0.032).ended == [.touch(1)])
     }
 
     @Test func mediaPipeHandsCountThenFourValuesPerLandmark() {
         var a = OSCFrameAssembler()
         var args: [OSCArgument] = [.int32(2)]
         for hand in 0..<2 { for k in 0..<21 { args += [.float32(Float(k) / 40), .float32(Float(hand) / 2), .float32(-0.01), .float32(0.9)] } }
-        let frames = a.ingest(.message(OSCMessage("/mediapipe/hands", args)), at: 0)
+        let frames = a.frames(.message(OSCMessage("/mediapipe/hands", args)), at: 0)
         #expect(frames.hands.map(\.slot) == [0, 1])
         #expect(frames.hands[1][.pinkyTip] == SIMD3(0.5, 0.5, -0.01))
         #expect(frames.hands[0].handedness == .unknown)
         // One hand left: slot 1 ends.
-        let one = a.ingest(.message(OSCMessage("/mediapipe/hands", Array(args.prefix(85)).enumerated().map { $0.offset == 0 ? .int32(1) : $0.element })), at: 0.03)
+        let one = a.frames(.message(OSCMessage("/mediapipe/hands", Array(args.prefix(85)).enumerated().map { $0.offset == 0 ? .int32(1) : $0.element })), at: 0.03)
         #expect(one.ended == [.hand(1)] && one.hands.map(\.slot) == [0])
         // Wrong length is rejected, not guessed.
-        #expect(a.ingest(msg("/mediapipe/hands", .int32(1), .float32(0)), at: 0.06).isEmpty)
+        #expect(a.frames(msg("/mediapipe/hands", .int32(1), .float32(0)), at: 0.06).isEmpty)
         #expect(a.rejectedMessages == 1)
     }
 
     @Test func touchOSCMultiXY() {
         var a = OSCFrameAssembler()
-        let t = a.ingest(bundle(msg("/1/multixy1/1/z", .float32(1)), msg("/1/multixy1/1", .float32(0.2), .float32(0.7))), at: 0).touches
+        let t = a.frames(bundle(msg("/1/multixy1/1/z", .float32(1)), msg("/1/multixy1/1", .float32(0.2), .float32(0.7))), at: 0).touches
         #expect(t.count == 1 && t[0].slot == 0 && t[0].x == 0.2 && t[0].y == 0.7)
-        let t2 = a.ingest(msg("/1/multixy1/2", .float32(0.9), .float32(0.1)), at: 0.01).touches
+        let t2 = a.frames(msg("/1/multixy1/2", .float32(0.9), .float32(0.1)), at: 0.01).touches
         #expect(t2.map(\.slot) == [1])
-        #expect(a.ingest(msg("/1/multixy1/1/z", .float32(0)), at: 0.02).ended == [.touch(0)])
+        #expect(a.frames(msg("/1/multixy1/1/z", .float32(0)), at: 0.02).ended == [.touch(0)])
     }
 
     @Test func openStageControlMultiXYFlipsY() {
         var a = OSCFrameAssembler()
-        let t = a.ingest(msg("/multixy_1", .float32(0.1), .float32(0.2), .float32(0.8), .float32(0.9)), at: 0).touches
+        let t = a.frames(msg("/multixy_1", .float32(0.1), .float32(0.2), .float32(0.8), .float32(0.9)), at: 0).touches
         #expect(t.map(\.slot) == [0, 1])
         #expect(t[0].x == 0.1 && abs(t[0].y - 0.8) < 1e-6 && abs(t[1].y - 0.1) < 1e-6)
         // With touch state, only held points are reported.
-        #expect(a.ingest(msg("/multixy_1/touch", .int32(1), .int32(0)), at: 0.01).ended == [.touch(1)])
-        let held = a.ingest(msg("/multixy_1", .float32(0.1), .float32(0.2), .float32(0.8), .float32(0.9)), at: 0.02)
+        #expect(a.frames(msg("/multixy_1/touch", .int32(1), .int32(0)), at: 0.01).ended == [.touch(1)])
+        let held = a.frames(msg("/multixy_1", .float32(0.1), .float32(0.2), .float32(0.8), .float32(0.9)), at: 0.02)
         #expect(held.touches.isEmpty)  // point 0 never reported as held either
-        _ = a.ingest(msg("/multixy_1/touch", .int32(0), .int32(1)), at: 0.03)
-        #expect(a.ingest(msg("/multixy_1", .float32(0.3), .float32(0.2), .float32(0.8), .float32(0.9)), at: 0.04).touches.map(\.slot) == [0])
+        _ = a.frames(msg("/multixy_1/touch", .int32(0), .int32(1)), at: 0.03)
+        #expect(a.frames(msg("/multixy_1", .float32(0.3), .float32(0.2), .float32(0.8), .float32(0.9)), at: 0.04).touches.map(\.slot) == [0])
     }
 
     func tuio(alive: [Int32], sets: [(Int32, Float, Float)], fseq: Int32) -> OSCPacket {
@@ -187,23 +194,23 @@ extension [TrackingFrame] {
 
     @Test func tuioSessionsGetStableSlots() {
         var a = OSCFrameAssembler()
-        let f1 = a.ingest(tuio(alive: [41, 42], sets: [(41, 0.1, 0.2), (42, 0.5, 0.5)], fseq: 1), at: 0)
+        let f1 = a.frames(tuio(alive: [41, 42], sets: [(41, 0.1, 0.2), (42, 0.5, 0.5)], fseq: 1), at: 0)
         #expect(f1.touches.map(\.slot) == [0, 1])
         // 41 lifts; 42 keeps slot 1; 43 arrives and takes the free slot 0.
-        let f2 = a.ingest(tuio(alive: [42, 43], sets: [(42, 0.55, 0.5), (43, 0.9, 0.9)], fseq: 2), at: 0.02)
+        let f2 = a.frames(tuio(alive: [42, 43], sets: [(42, 0.55, 0.5), (43, 0.9, 0.9)], fseq: 2), at: 0.02)
         // Slot 0 ended and was re-taken in the same bundle: an end, then the new touch.
         #expect(f2.ended == [.touch(0)])
         #expect(f2.map(\.source) == [.touch(0), .touch(0), .touch(1)])
         #expect(f2.touches.map(\.slot) == [0, 1])
         #expect(f2.touches[1].x == 0.55 && f2.touches[0].x == 0.9)
         #expect(a.tuio.slots == [42: 1, 43: 0])
-        #expect(a.ingest(tuio(alive: [], sets: [], fseq: 3), at: 0.04).ended == [.touch(0), .touch(1)])
+        #expect(a.frames(tuio(alive: [], sets: [], fseq: 3), at: 0.04).ended == [.touch(0), .touch(1)])
     }
 
     @Test func swapHandedness() {
         var a = OSCFrameAssembler()
         a.swapHandedness = true
-        let h = a.ingest(.message(OSCMessage("/prospero/hand", [.int32(0), .string("left"), .float32(1)] + Self.landmarks(seed: 0).map { .float32($0) })), at: 0)
+        let h = a.frames(.message(OSCMessage("/prospero/hand", [.int32(0), .string("left"), .float32(1)] + Self.landmarks(seed: 0).map { .float32($0) })), at: 0)
         #expect(h.hands[0].handedness == .right)
     }
 }

@@ -1,18 +1,15 @@
 import Ariel
 import Foundation
+import ProsperoTestSupport
 import Testing
 
 /// `prospero hecate` and `prospero demo` as a user runs them.
 @Suite struct HecateCommandTests {
     /// The `prospero` executable built next to this test bundle.
-    static var prospero: URL? {
-        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidate = directory.appendingPathComponent("prospero")
-        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-    }
+    static var prospero: URL? { TestPeers.prospero }
 
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let prospero = try #require(Self.prospero, "prospero is built next to the test bundle (swift build first)")
+        let prospero = try TestPeers.require(Self.prospero, "the prospero executable (swift build)")
         let process = Process()
         process.executableURL = prospero
         process.arguments = arguments

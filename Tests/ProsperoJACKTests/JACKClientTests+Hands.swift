@@ -7,22 +7,14 @@ import Horatio
 import Prospero
 import ProsperoJACK
 import Synchronization
+import ProsperoTestSupport
 import Testing
 
 /// End to end: python-osc sends `/prospero/hand` frames over UDP, `HandsPerformer` routes them, a
 /// `QueuedMIDIHandler` carries the MIDI through its ring into Prospero's `midi_out`, and
 /// jack_midi_dump prints what arrived. Part of the serialized JACK suite.
 extension JACKClientTests {
-    static let pythonOSC: Bool = {
-        guard let python = Peers.path(of: "python3") else { return false }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = ["-c", "import pythonosc"]
-        p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return false }
-        p.waitUntilExit()
-        return p.terminationStatus == 0
-    }()
+    static var pythonOSC: Bool { TestPeers.python(module: "pythonosc") }
 
     /// Sends hand 0 at palm-centre heights 9.5/11 (zone 9 → A4 69) then 5.5/11 (zone 5 → C4 60),
     /// three frames each, then `/prospero/hand/end 0`. Landmarks as in examples/hands-scale.py.
@@ -50,7 +42,7 @@ extension JACKClientTests {
 
     @Test(.enabled(if: Peers.runnable("jackd", "jack_midi_dump", "python3") && (Peers.required || pythonOSC)))
     func handsOverOSCPlayMIDIThatReachesMidiDump() throws {
-        try #require(Self.pythonOSC, "python-osc is not installed (pip install python-osc)")
+        try TestPeers.require(Self.pythonOSC, "python-osc (pip install python-osc; scripts/deps/prospero.pip)")
         let server = try JACKTestServer()
         let dump = try server.peer("jack_midi_dump", ["-a", "dump"])
         let client = try JACKClient(configuration: server.configuration)
@@ -68,10 +60,11 @@ extension JACKClientTests {
         var ended = false
         try waitUntil("the hand to end", timeout: .seconds(10)) {
             let packets = inbox.withLock { q in defer { q.removeAll() }; return q }
-            for packet in packets {
-                let frames = assembler.ingest(packet.packet, at: packet.time)
+            // Each packet, then the sender frames quiet for 5 ms (the receive loop's flush).
+            let batches = packets.map { ($0.time, assembler.ingest($0.packet, at: $0.time)) } + [(MonotonicClock.now(), assembler.flush(now: MonotonicClock.now()))]
+            for (time, frames) in batches {
                 if frames.contains(where: { if case .ended = $0 { return true } else { return false } }) { ended = true }
-                for m in performer.ingest(frames, at: packet.time) {
+                for m in performer.ingest(frames, at: time) {
                     let short = m.message.shortMessage!
                     sent.append(short)
                     #expect(handler.send(short))

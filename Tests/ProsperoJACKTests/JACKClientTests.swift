@@ -232,7 +232,8 @@ import Testing
         try waitUntil("the session to end", timeout: .seconds(5)) { result.withLock { $0 != nil } }
         let reaction = ended.withLock { $0! } - killed
         print("session ended \(reaction) after jackd got signal \(signal)")
-        #expect(reaction < .seconds(1), "session ended \(reaction) after the server was killed")
+        // README: a server kill ends a session in < 0.1 s; 3× that at most.
+        #expect(reaction < .milliseconds(300), "session ended \(reaction) after the server was killed")
         let outcome = try result.withLock { $0! }.get()
         guard case .serverShutDown(let reason) = outcome else {
             Issue.record("expected serverShutDown, got \(outcome)")

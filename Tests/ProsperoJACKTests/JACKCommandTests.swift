@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProsperoTestSupport
 import ProsperoJACK
 import Testing
 
@@ -10,11 +11,7 @@ import Testing
 /// servers at once, and these tests probe their servers from this process.
 extension JACKClientTests {
     /// The `prospero` executable built next to this test bundle.
-    static var prospero: URL? {
-        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidate = directory.appendingPathComponent("prospero")
-        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-    }
+    static var prospero: URL? { TestPeers.prospero }
 
     static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, output: String, error: String) {
         guard let prospero else { throw PeerMissing(tool: "prospero (build the package first)") }

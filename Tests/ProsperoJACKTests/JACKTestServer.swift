@@ -1,26 +1,20 @@
 import Foundation
 import Glibc
+import ProsperoTestSupport
 import ProsperoJACK
 import Synchronization
 import Testing
 
-/// Test peers: the tools from Debian's jackd2. A test that needs one is skipped when it is
-/// missing, unless PROSPERO_REQUIRE_PEERS=1, in which case it runs and fails.
+/// Test peers: the tools from Debian's jackd2, through the one peer gate (`TestPeers`). A test that
+/// needs one is skipped when it is missing, unless PROSPERO_REQUIRE_PEERS=1, in which case it fails.
 enum Peers {
-    static var required: Bool { ProcessInfo.processInfo.environment["PROSPERO_REQUIRE_PEERS"] == "1" }
+    static var required: Bool { TestPeers.required }
 
-    static func path(of tool: String) -> String? {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        for directory in directories + ["/usr/bin", "/usr/local/bin"] {
-            let candidate = "\(directory)/\(tool)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    static func path(of tool: String) -> String? { TestPeers.executable(tool) }
 
     /// Whether a test needing `tools` should run (all present, or peers required).
     static func runnable(_ tools: String...) -> Bool {
-        required || tools.allSatisfy { path(of: $0) != nil }
+        TestPeers.enabled(tools.allSatisfy { path(of: $0) != nil })
     }
 }
 

@@ -59,3 +59,26 @@ import Testing
         #expect(bytes(performer.advance(to: 0.34)) == [[0x80, 60, 0]])  // past the 0.25 s timeout
     }
 }
+
+/// A recording made in code with frames 1e9 s apart plays in O(1) per gap: the same notes as with a
+/// 1 s gap, the later ones moved by the difference.
+@Suite struct HandsPerformanceGapTests {
+    static func recording(gap: Double) -> Recording {
+        var open = [SIMD3<Float>](repeating: SIMD3(0.5, 0.5, 0), count: 21)
+        open[9] = SIMD3(0.5, 0.4, 0)
+        var high = open
+        for k in high.indices { high[k].y -= 0.3 }
+        let hand = { (t: Double, lm: [SIMD3<Float>]) in TrackingFrame.hand(HandFrame(slot: 0, timestamp: t, landmarks: lm)) }
+        return Recording(frames: [hand(0, open), hand(0.02, open), hand(gap, high), hand(gap + 0.02, high)])
+    }
+
+    @Test func aThirtyYearGapPlaysLikeAShortOne() throws {
+        let short = try HandsPerformance(recording: Self.recording(gap: 1), settings: MIDIRouterSettings(), stabilizes: false)
+        let long = try HandsPerformance(recording: Self.recording(gap: 1e9), settings: MIDIRouterSettings(), stabilizes: false)
+        #expect(long.messages.map(\.message) == short.messages.map(\.message))
+        #expect(HandsPerformanceTests.notes(long.messages).count == 2)
+        let moved = zip(long.messages, short.messages).map { $0.time - $1.time }
+        #expect(moved.first == 0)
+        #expect(moved.last.map { abs($0 - (1e9 - 1)) < 1e-3 } == true)
+    }
+}

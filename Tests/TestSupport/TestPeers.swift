@@ -1,33 +1,139 @@
 import Foundation
+import Synchronization
 import Testing
 
-/// Real programs used as test peers (faust, mido, python-osc, oscsend, jackd…), listed per module
-/// in scripts/deps/*.apt and *.pip.
+/// The one peer gate: real programs used as test peers (faust, mido, python-osc, oscsend, jackd, sox…),
+/// listed per module in scripts/deps/*.apt and *.pip, and the `prospero` executable of this build.
 ///
-/// A test that needs a missing peer skips with a message, unless `PROSPERO_REQUIRE_PEERS=1`
-/// (set by scripts/test), in which case it records a failure, so CI can never pass by skipping.
+/// A test that needs a missing peer is skipped (reported as skipped, with what to install), unless
+/// `PROSPERO_REQUIRE_PEERS=1` (set by scripts/test), in which case it fails: CI can never pass by
+/// skipping, and a missing oracle is never a pass.
+///
+///     @Test(.enabled(if: TestPeers.enabled(TestPeers.executable("sox") != nil)))   // skip early, or
+///     let sox = try TestPeers.require(TestPeers.executable("sox"), "sox (apt-get install sox)")
 public enum TestPeers {
     /// Whether missing peers fail the test instead of skipping it.
     public static let required = ProcessInfo.processInfo.environment["PROSPERO_REQUIRE_PEERS"] == "1"
 
-    /// The full path of an executable on PATH, or nil.
+    /// For `.enabled(if:)`: run when the peer is present, or when peers are required (the test then
+    /// fails through `require`).
+    public static func enabled(_ available: @autoclosure () -> Bool) -> Bool { required || available() }
+
+    /// The full path of an executable on PATH (or in /usr/bin, /usr/local/bin), or nil.
     public static func executable(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        for directory in directories + ["/usr/bin", "/usr/local/bin"] {
+            let path = "\(directory)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
         return nil
     }
 
-    /// Returns true when `available`; otherwise skips (prints why) or, under PROSPERO_REQUIRE_PEERS=1,
-    /// records an issue naming what to install.
-    public static func ready(_ available: Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        if available { return true }
-        if required {
-            Issue.record("\(what) is required (PROSPERO_REQUIRE_PEERS=1) but missing", sourceLocation: sourceLocation)
-        } else {
-            print("skipping: \(what) not installed")
+    /// Whether python3 imports `module` (asked once per module).
+    public static func python(module: String) -> Bool {
+        if let known = pythonModules.withLock({ $0[module] }) { return known }
+        var found = false
+        if let python3 = executable("python3") {
+            found = (try? runBlocking(python3, ["-c", "import \(module)"], timeout: 30))?.status == 0
         }
-        return false
+        pythonModules.withLock { $0[module] = found }
+        return found
+    }
+
+    /// The `prospero` executable of this build (next to the test bundle), or nil before it is built.
+    public static var prospero: URL? {
+        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for candidate in [directory, Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("prospero")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }
+
+    /// A peer that is required but missing.
+    public struct Missing: Error, CustomStringConvertible {
+        public var what: String
+        public var description: String { "\(what) is required (PROSPERO_REQUIRE_PEERS=1) but missing" }
+    }
+
+    /// Returns when `available`; otherwise skips the test (it is reported as skipped, saying `what`
+    /// is missing), or under PROSPERO_REQUIRE_PEERS=1 throws `Missing`, which fails it.
+    public static func require(_ available: Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        if available { return }
+        if required { throw Missing(what: what) }
+        try Test.cancel("skipped: \(what) not installed", sourceLocation: sourceLocation)
+    }
+
+    /// The value when present (a path, a URL…); otherwise as `require(_:_:)`.
+    public static func require<T>(_ value: T?, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
+        try require(value != nil, what, sourceLocation: sourceLocation)
+        return value!
+    }
+
+    /// What a finished peer printed (stdout and stderr together) and its exit status.
+    public struct Finished: Sendable {
+        public var status: Int32
+        public var output: String
+    }
+
+    /// A peer that did not finish in time; it was killed by its process id.
+    public struct TimedOut: Error, CustomStringConvertible {
+        public var pid: Int32
+        public var command: String
+        public var description: String { "process \(pid) (\(command)) did not finish in time and was killed" }
+    }
+
+    /// Runs `tool` (a name on PATH or a path) and waits for that pid with a deadline, polling with
+    /// `Task.sleep` so no thread of the cooperative pool is blocked; kills it by pid if it is late.
+    public static func run(_ tool: String, _ arguments: [String], timeout: Double = 60) async throws -> Finished {
+        let path = try require(tool.hasPrefix("/") ? tool : executable(tool), tool)
+        let process = try start(path, arguments)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        return try finish(process, path, arguments)
+    }
+
+    /// The same, blocking the calling thread (for synchronous tests and one-off probes).
+    public static func runBlocking(_ tool: String, _ arguments: [String], timeout: Double = 60) throws -> Finished {
+        let path = try require(tool.hasPrefix("/") ? tool : executable(tool), tool)
+        let process = try start(path, arguments)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        return try finish(process, path, arguments)
+    }
+
+    private static let pythonModules = Mutex<[String: Bool]>([:])
+
+    private static func start(_ path: String, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        // Output goes to a file, not a pipe: a chatty peer can never block on a full pipe.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? handle.close()
+        logs.withLock { $0[ObjectIdentifier(process)] = log }
+        return process
+    }
+
+    private static let logs = Mutex<[ObjectIdentifier: URL]>([:])
+
+    private static func finish(_ process: Process, _ path: String, _ arguments: [String]) throws -> Finished {
+        let pid = process.processIdentifier
+        let log = logs.withLock { $0.removeValue(forKey: ObjectIdentifier(process)) }
+        defer { if let log { try? FileManager.default.removeItem(at: log) } }
+        if process.isRunning {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+            throw TimedOut(pid: pid, command: ([path] + arguments).joined(separator: " "))
+        }
+        process.waitUntilExit()
+        let output = log.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
+        return Finished(status: process.terminationStatus, output: output)
     }
 }

@@ -60,7 +60,8 @@ import Touchstone
                     if analog > 1e-3 {
                         let error = abs(20 * log10(digital / analog))
                         worst = max(worst, error)
-                        #expect(error < 0.1, "\(mode) fc \(cutoff) Q \(q) at \(f) Hz: \(error) dB")
+                        // The README's figure is "within 0.004 dB" (worst 0.0038 dB, high-pass); 3× that at most.
+                        #expect(error < 0.012, "\(mode) fc \(cutoff) Q \(q) at \(f) Hz: \(error) dB")
                     } else {
                         #expect(abs(digital - analog) < 1e-4, "\(mode) fc \(cutoff) Q \(q) at \(f) Hz")
                     }
@@ -132,7 +133,10 @@ import Touchstone
         return worst
     }
 
-    @Test func matchesFaustSVFGoldensWithin1e4() throws {
+    /// The README's figure is "1.7e-6 of Faust `fi.svf`" (worst 1.73e-6, peak 700 Hz Q 4); 3× that at most.
+    static let faustTolerance: Float = 5.1e-6
+
+    @Test func matchesFaustSVFGoldens() throws {
         let cases = try Self.goldenCases()
         #expect(cases.count == 10)
         for c in cases {
@@ -141,37 +145,22 @@ import Touchstone
             #expect(golden.contains { abs($0.2) > 0.05 }, "golden \(c.name) is not silent")
             let error = Self.maximumError(c, golden: golden)
             print("SVF vs Faust fi.svf \(c.name): max |error| \(error)")
-            #expect(error < 1e-4, "\(c.name): \(error)")
+            #expect(error < Self.faustTolerance, "\(c.name): \(error)")
         }
     }
 
-    static func which(_ tool: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-            let path = "\(dir)/\(tool)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
-
-    /// Re-renders one golden with the installed Faust at test time, so the oracle is live in CI.
-    @Test func liveFaustOracleReproducesTheGoldenAndTheFilter() throws {
-        guard Self.which("faust") != nil, Self.which("g++") != nil else {
-            if ProcessInfo.processInfo.environment["PROSPERO_REQUIRE_PEERS"] == "1" {
-                Issue.record("faust and g++ are required (scripts/deps/touchstone.apt) but missing")
-            } else {
-                print("skipping live Faust oracle: faust or g++ not installed")
-            }
-            return
-        }
+    /// Re-renders one golden with the installed Faust at test time, so the oracle is live in CI
+    /// (skipped through the peer gate when Faust is missing, failed under PROSPERO_REQUIRE_PEERS=1).
+    @Test(.enabled(if: TestPeers.enabled(TestPeers.executable("faust") != nil && TestPeers.executable("g++") != nil)))
+    func liveFaustOracleReproducesTheGoldenAndTheFilter() throws {
+        try TestPeers.require(TestPeers.executable("faust") != nil, "faust (scripts/deps/touchstone.apt)")
+        try TestPeers.require(TestPeers.executable("g++") != nil, "g++ (scripts/deps/touchstone.apt)")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("svf-golden-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [root.appendingPathComponent("scripts/goldens/svf.sh").path, out.path, "lp_2000_5", "lp_sweep_8"]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let rendered = try TestPeers.runBlocking(
+            "/bin/bash", [root.appendingPathComponent("scripts/goldens/svf.sh").path, out.path, "lp_2000_5", "lp_sweep_8"], timeout: 300)
+        try #require(rendered.status == 0, "scripts/goldens/svf.sh failed: \(rendered.output)")
         for name in ["lp_2000_5", "lp_sweep_8"] {
             let fresh = try Self.readGolden(out.appendingPathComponent("svf_\(name).f32"))
             let stored = try Self.readGolden(Self.fixturesDirectory().appendingPathComponent("svf_\(name).f32"))
@@ -180,7 +169,7 @@ import Touchstone
             #expect(drift < 1e-6, "Faust's output changed: \(drift)")
             let c = try #require(try Self.goldenCases().first { $0.name == name })
             let error = Self.maximumError(c, golden: fresh)
-            #expect(error < 1e-4)
+            #expect(error < Self.faustTolerance, "\(name): \(error)")
         }
     }
 

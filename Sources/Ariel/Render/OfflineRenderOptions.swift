@@ -10,15 +10,22 @@ public struct OfflineRenderOptions: Sendable, Hashable {
     public var tailSeconds: Double
     /// The tail stops early once the output has stayed below this level for 200 ms, in dBFS.
     public var silenceThresholdDB: Double
+    /// Longest input a render accepts, in seconds (4 hours by default, > 0): a longer song or recording
+    /// is refused with `OfflineRenderError.tooLong` before anything is rendered.
+    public var maximumSeconds: Double
+
+    /// The default `maximumSeconds`: 4 hours.
+    public static let defaultMaximumSeconds: Double = 4 * 3600
 
     public init(
         sampleRate: Double = 48_000, blockSize: Int = 256, format: WAVSampleFormat = .pcm24,
-        tailSeconds: Double = 4, silenceThresholdDB: Double = -90
+        tailSeconds: Double = 4, silenceThresholdDB: Double = -90, maximumSeconds: Double = defaultMaximumSeconds
     ) {
         self.sampleRate = sampleRate
         self.blockSize = blockSize
         self.format = format
         self.tailSeconds = tailSeconds
         self.silenceThresholdDB = silenceThresholdDB
+        self.maximumSeconds = maximumSeconds
     }
 }

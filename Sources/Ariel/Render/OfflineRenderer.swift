@@ -20,13 +20,77 @@ public struct OfflineRenderer<Engine: AudioEngine> {
     }
 
     /// Renders until the sequence and the commands are done, then the tail until silence or
-    /// `tailSeconds`. `progress` receives 0…1 now and then (at most about 100 times).
+    /// `tailSeconds`, into a WAV file in memory. `progress` receives 0…1 now and then (at most about
+    /// 100 times).
+    ///
+    /// - Throws: `OfflineRenderError.tooLong` when the input lasts longer than `options.maximumSeconds`.
     public func render(
         midi sequencer: MIDISequencer? = nil,
         commands: [ScheduledCommand<Engine.Command>] = [],
         minimumSeconds: Double = 0,
         progress: ((Double) -> Void)? = nil
-    ) -> WAVEncoder {
+    ) throws(OfflineRenderError) -> WAVEncoder {
+        var encoder = WAVEncoder(sampleRate: Int(options.sampleRate), channelCount: 2, format: options.format)
+        do {
+            try renderBlocks(midi: sequencer, commands: commands, minimumSeconds: minimumSeconds, progress: progress) { l, r in
+                encoder.append(left: l, right: r)
+            }
+        } catch let error as OfflineRenderError {
+            throw error
+        } catch {
+            fatalError("the in-memory encoder does not throw")
+        }
+        return encoder
+    }
+
+    /// The same render streamed block by block into a WAV file on `sink` (memory does not grow with
+    /// the length). The file is RF64-ready when the longest possible render could pass 4 GiB; shorter
+    /// files are byte for byte what `render` gives. `observe` sees every block written (left, right).
+    ///
+    /// - Returns: the sink after the header was patched, and the frames written.
+    /// - Throws: `OfflineRenderError.tooLong` before anything is written; the sink's errors.
+    public func render<Sink: WAVSink>(
+        midi sequencer: MIDISequencer? = nil,
+        commands: [ScheduledCommand<Engine.Command>] = [],
+        minimumSeconds: Double = 0,
+        to sink: Sink,
+        progress: ((Double) -> Void)? = nil,
+        observe: (([Float], [Float]) -> Void)? = nil
+    ) throws -> (sink: Sink, frameCount: Int) {
+        let longest = try plannedFrames(midi: sequencer, commands: commands, minimumSeconds: minimumSeconds)
+        let bytes = UInt64(longest + Int64(options.blockSize)) * 2 * UInt64(options.format.bytesPerSample)
+        var writer = try WAVStreamWriter(
+            sink: sink, sampleRate: Int(options.sampleRate), channelCount: 2, format: options.format,
+            reservingRF64: bytes > UInt64(UInt32.max) - 36)
+        try renderBlocks(midi: sequencer, commands: commands, minimumSeconds: minimumSeconds, progress: progress) { l, r in
+            observe?(l, r)
+            try l.withUnsafeBufferPointer { lp in try r.withUnsafeBufferPointer { rp in try writer.append(left: lp, right: rp) } }
+        }
+        let frames = Int(writer.frameCount)
+        return (try writer.finish(), frames)
+    }
+
+    /// The longest render the input can give (content, then the whole tail), in frames.
+    /// - Throws: `OfflineRenderError.tooLong` when the content passes `options.maximumSeconds`.
+    public func plannedFrames(
+        midi sequencer: MIDISequencer? = nil, commands: [ScheduledCommand<Engine.Command>] = [], minimumSeconds: Double = 0
+    ) throws(OfflineRenderError) -> Int64 {
+        let rate = options.sampleRate
+        let lastCommand = commands.map(\.frame).max() ?? -1
+        let seconds = max(Double(sequencer?.endFrame ?? 0), Double(lastCommand + 1), minimumSeconds * rate) / rate
+        guard seconds <= options.maximumSeconds else { throw .tooLong(seconds: seconds, limit: options.maximumSeconds) }
+        return Int64((seconds * rate).rounded(.up)) + Int64(options.tailSeconds * rate)
+    }
+
+    /// The render loop: every block, in order, to `consume`.
+    private func renderBlocks(
+        midi sequencer: MIDISequencer?,
+        commands: [ScheduledCommand<Engine.Command>],
+        minimumSeconds: Double,
+        progress: ((Double) -> Void)?,
+        consume: ([Float], [Float]) throws -> Void
+    ) throws {
+        _ = try plannedFrames(midi: sequencer, commands: commands, minimumSeconds: minimumSeconds)
         let rate = options.sampleRate
         let block = options.blockSize
         let commands = commands.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
@@ -35,7 +99,6 @@ public struct OfflineRenderer<Engine: AudioEngine> {
         let silentRun = Int64(0.2 * rate)
         let threshold = Float(pow(10, options.silenceThresholdDB / 20))
 
-        var encoder = WAVEncoder(sampleRate: Int(rate), channelCount: 2, format: options.format)
         var left = [Float](repeating: 0, count: block)
         var right = [Float](repeating: 0, count: block)
         var timed = [TimedMIDIMessage](repeating: TimedMIDIMessage(frameOffset: 0, message: MIDIShortMessage(status: 0xF8)!), count: sequencer?.maximumEventsPerBlock ?? 1)
@@ -90,7 +153,7 @@ public struct OfflineRenderer<Engine: AudioEngine> {
             var blockPeak: Float = 0
             for i in 0..<block { blockPeak = max(blockPeak, abs(left[i]), abs(right[i])) }
             quietFrames = position >= contentEnd && blockPeak < threshold ? quietFrames + Int64(block) : 0
-            encoder.append(left: left, right: right)
+            try consume(left, right)
             position += Int64(block)
             if let progress {
                 let total = Double(contentEnd + tailFrames)
@@ -102,7 +165,6 @@ public struct OfflineRenderer<Engine: AudioEngine> {
             }
         }
         progress?(1)
-        return encoder
     }
 
     /// Calls `body` with messages `from..<to` whose offsets are shifted by `minus`.

@@ -36,13 +36,22 @@ public struct WAVAudio: Sendable, Equatable {
     /// Unknown chunks are skipped; a `data` chunk shorter than declared is an error.
     public init(decoding bytes: [UInt8]) throws(WAVDecodingError) {
         guard bytes.count >= 12 else { throw .tooShort(byteCount: bytes.count) }
-        guard bytes[0..<4].elementsEqual("RIFF".utf8) else { throw .notRIFF }
+        // RF64 (EBU Tech 3306) is RIFF with 64-bit sizes in a `ds64` chunk for files past 4 GiB.
+        let isRF64 = bytes[0..<4].elementsEqual("RF64".utf8)
+        guard bytes[0..<4].elementsEqual("RIFF".utf8) || isRF64 else { throw .notRIFF }
         guard bytes[8..<12].elementsEqual("WAVE".utf8) else { throw .notWAVE }
         var offset = 12
         var fmt: (tag: UInt16, channels: Int, rate: Int, bits: UInt16)?
+        var ds64DataSize: UInt64?
         while offset + 8 <= bytes.count {
             let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-            let size = Int(bytes.readLE32(at: offset + 4))
+            var size = Int(bytes.readLE32(at: offset + 4))
+            if isRF64, id == "ds64", size >= 24, offset + 8 + 24 <= bytes.count {
+                ds64DataSize = UInt64(bytes.readLE32(at: offset + 16)) | UInt64(bytes.readLE32(at: offset + 20)) << 32
+            }
+            if id == "data", UInt32(size) == UInt32.max, let ds64DataSize {
+                size = Int(clamping: ds64DataSize)
+            }
             let start = offset + 8
             let available = bytes.count - start
             guard size <= available else {

@@ -1,4 +1,5 @@
-/// Encodes planar float audio into the bytes of a RIFF/WAVE file, block by block.
+/// Encodes planar float audio into the bytes of a RIFF/WAVE file in memory, block by block (for files
+/// of any length, `WAVStreamWriter` writes to a sink instead).
 ///
 /// The encoder is deterministic: the same samples in the same blocks always give
 /// the same bytes (the 16-bit dither noise comes from a fixed-seed generator).
@@ -15,7 +16,7 @@ public struct WAVEncoder: Sendable {
     public let dither: Bool
 
     private var body: [UInt8] = []
-    private var ditherState: UInt32 = 0x9E37_79B9
+    private var samples: WAVSampleEncoder
 
     /// - Parameters:
     ///   - sampleRate: frames per second, 1…4 294 967 295 Hz.
@@ -29,6 +30,7 @@ public struct WAVEncoder: Sendable {
         self.channelCount = channelCount
         self.format = format
         self.dither = dither && format == .pcm16
+        samples = WAVSampleEncoder(format: format, dither: dither)
     }
 
     /// Frames appended so far.
@@ -45,7 +47,7 @@ public struct WAVEncoder: Sendable {
         if body.capacity < needed { body.reserveCapacity(max(needed, 2 * body.capacity)) }
         for frame in 0..<frames {
             for channel in 0..<channelCount {
-                appendSample(channels[channel][frame])
+                samples.append(channels[channel][frame], to: &body)
             }
         }
     }
@@ -58,55 +60,11 @@ public struct WAVEncoder: Sendable {
 
     /// The complete file: header followed by every frame appended.
     public func finish() -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(44 + body.count)
-        let blockAlign = channelCount * format.bytesPerSample
-        out += Array("RIFF".utf8)
-        out.appendLittleEndian(UInt32(truncatingIfNeeded: 36 + body.count))
-        out += Array("WAVE".utf8)
-        out += Array("fmt ".utf8)
-        out.appendLittleEndian(UInt32(16))
-        out.appendLittleEndian(format.formatTag)
-        out.appendLittleEndian(UInt16(channelCount))
-        out.appendLittleEndian(UInt32(sampleRate))
-        out.appendLittleEndian(UInt32(sampleRate * blockAlign))
-        out.appendLittleEndian(UInt16(blockAlign))
-        out.appendLittleEndian(UInt16(format.bytesPerSample * 8))
-        out += Array("data".utf8)
-        out.appendLittleEndian(UInt32(truncatingIfNeeded: body.count))
+        var out = WAVHeader.bytes(sampleRate: sampleRate, channelCount: channelCount, format: format,
+                                  dataBytes: UInt64(body.count), reservingRF64: false)
+        out.reserveCapacity(out.count + body.count)
         out += body
         return out
-    }
-
-    private mutating func appendSample(_ raw: Float) {
-        let x = raw.isFinite ? raw : 0
-        switch format {
-        case .float32:
-            body.appendLittleEndian(x.bitPattern)
-        case .pcm16:
-            var scaled = Double(x) * 32768.0
-            if dither { scaled += nextDither() }
-            let v = Int16(clamping: Int(scaled.rounded()).clamped(to: -32768...32767))
-            body.appendLittleEndian(UInt16(bitPattern: v))
-        case .pcm24:
-            let scaled = (Double(x) * 8_388_608.0).rounded()
-            let v = Int32(Int(scaled).clamped(to: -8_388_608...8_388_607))
-            let u = UInt32(bitPattern: v)
-            body.append(UInt8(truncatingIfNeeded: u))
-            body.append(UInt8(truncatingIfNeeded: u >> 8))
-            body.append(UInt8(truncatingIfNeeded: u >> 16))
-        }
-    }
-
-    /// Triangular noise in −1…1 LSB: the sum of two uniform values (xorshift32).
-    private mutating func nextDither() -> Double {
-        func next() -> Double {
-            ditherState ^= ditherState << 13
-            ditherState ^= ditherState >> 17
-            ditherState ^= ditherState << 5
-            return Double(ditherState) / Double(UInt32.max) - 0.5
-        }
-        return next() + next()
     }
 }
 

@@ -1,19 +1,22 @@
 import Horatio
 
-/// The sources one packet changed, collected while its messages are handled and turned
-/// into frames when the packet ends. A packet (one datagram, bundles included) is one
-/// frame boundary: a bundle's messages apply atomically, as OSC requires.
+/// The sources a sender's open frame changed, collected while its messages are handled and
+/// turned into frames when `OSCFrameAssembler` closes that sender's frame (see its rules).
 public struct FrameAssembly: Sendable {
-    /// Receive time of the packet being assembled, seconds.
+    /// Receive time of the packet being assembled (the latest of a closing frame), seconds.
     public var time: Double = 0
     /// The latest full state of each source (blendshapes accumulate across packets,
     /// because Face Cap and ZIG SIM send one message per shape).
     public var face = FaceFrame(timestamp: 0)
     public var hands: [HandFrame?] = Array(repeating: nil, count: 4)
     public var touches: [TouchFrame?] = Array(repeating: nil, count: 4)
-    /// Which sources this packet touched, by `InputSourceID.denseIndex`.
+    /// Which sources the open frames touched, by `InputSourceID.denseIndex`.
     var changed = Array(repeating: false, count: InputSourceID.count)
     var endedNow = Array(repeating: false, count: InputSourceID.count)
+    /// The sender whose message is being handled, and the sender that last touched each source:
+    /// closing a sender's frame emits only its sources.
+    var owner: OSCInputFormat?
+    var touchedBy = [OSCInputFormat?](repeating: nil, count: InputSourceID.count)
 
     public init() {}
 
@@ -70,19 +73,23 @@ public struct FrameAssembly: Sendable {
     mutating func mark(_ id: InputSourceID) {
         // An end earlier in the same packet stays: a new finger in a freed slot is a new note.
         changed[id.denseIndex] = true
+        touchedBy[id.denseIndex] = owner
     }
 
     mutating func end(_ id: InputSourceID) {
         changed[id.denseIndex] = false
         endedNow[id.denseIndex] = true
+        touchedBy[id.denseIndex] = owner
     }
 
-    /// The frames for every source this packet changed, in `InputSourceID.all` order (an end before
-    /// a new frame when a slot was freed and re-taken in one packet), and a reset of the marks.
-    mutating func flush() -> [TrackingFrame] {
+    /// The frames for every source `owner`'s frame changed (every changed source when nil), in
+    /// `InputSourceID.all` order (an end before a new frame when a slot was freed and re-taken in
+    /// one frame), and a reset of their marks.
+    mutating func flush(owner: OSCInputFormat? = nil) -> [TrackingFrame] {
         var out: [TrackingFrame] = []
         for id in InputSourceID.all {
             let k = id.denseIndex
+            if let owner, touchedBy[k] != owner { continue }
             if endedNow[k] {
                 out.append(.ended(id, timestamp: time))
             }

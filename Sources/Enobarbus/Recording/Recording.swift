@@ -9,7 +9,7 @@ import Horatio
 ///     {"format":"prospero-recording","version":1,"created":"2026-11-22T02:30:00Z","note":"…"}
 ///
 /// Every following line is one frame, `t` in seconds from the start of the recording
-/// (non-decreasing), and exactly one of:
+/// (non-decreasing, to the microsecond), and exactly one of:
 ///
 ///     {"t":0.016,"face":{"blend":{"jawOpen":0.42,"browInnerUp":0.1},"head":[12.5,-3,0.5]}}
 ///     {"t":0.020,"hand":{"slot":0,"side":"left","conf":0.97,"lm":[x0,y0,z0, … x20,y20,z20]}}
@@ -23,8 +23,9 @@ import Horatio
 /// Why normalised frames rather than raw OSC packets: a recording then replays through the
 /// same lifecycle and instruments whatever sender made it, stays readable and diffable, and
 /// does not change meaning when an adapter is fixed. Raw packets would only test adapters,
-/// which the codec and adapter tests cover. Numbers are written in Swift's shortest
-/// round-trip form, so a file read back gives bit-identical frames.
+/// which the codec and adapter tests cover. Times are written to the microsecond
+/// (`canonicalTime`) and other numbers in Swift's shortest round-trip form, so a file read back
+/// gives the same frames and writing them again gives the same bytes.
 public struct Recording: Sendable, Hashable {
     public static let formatName = "prospero-recording"
     public static let currentVersion = 1
@@ -55,9 +56,17 @@ public struct Recording: Sendable, Hashable {
         "{\"format\":\"\(formatName)\",\"version\":\(currentVersion),\"created\":\(jsonString(created)),\"note\":\(jsonString(note))}"
     }
 
-    /// One frame as one line of JSON (no newline), its `timestamp` written as `t`.
+    /// `seconds` rounded to the microsecond: the canonical form of a frame time. The writer writes
+    /// times in it and the reader reads them into it, so reading, writing and reading again is exact
+    /// whatever digits a file held (a time written with 60 decimal digits included).
+    public static func canonicalTime(_ seconds: Double) -> Double {
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return seconds }
+        return (seconds * 1_000_000).rounded() / 1_000_000
+    }
+
+    /// One frame as one line of JSON (no newline), its `timestamp` written as `t` (to the microsecond).
     public static func line(for frame: TrackingFrame) -> String {
-        let t = "{\"t\":\(number(frame.timestamp)),"
+        let t = "{\"t\":\(number(canonicalTime(frame.timestamp))),"
         switch frame {
         case .face(let f):
             var blend: [String] = []

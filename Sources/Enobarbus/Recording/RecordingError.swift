@@ -27,6 +27,10 @@ public struct RecordingError: Error, Equatable, Sendable, CustomStringConvertibl
         case unknownSource(String)
         /// A hand's landmark list does not hold 63 numbers.
         case landmarkCount(Int)
+        /// The file is larger than `RecordingLimits.maximumBytes`.
+        case fileTooLarge(bytes: Int, limit: Int)
+        /// The file holds more frames than `RecordingLimits.maximumFrames`.
+        case tooManyFrames(limit: Int)
     }
 
     /// 1-based line number (1 is the header).
@@ -54,6 +58,8 @@ public struct RecordingError: Error, Equatable, Sendable, CustomStringConvertibl
         case .unknownBlendshape(let n): what = "\(n.debugDescription) is not an ARKit blendshape name"
         case .unknownSource(let s): what = "\(s.debugDescription) is not a source (face, hand0…3, touch0…3)"
         case .landmarkCount(let n): what = "hand landmarks hold \(n) numbers, expected 63"
+        case .fileTooLarge(let bytes, let limit): what = "file is \(bytes) bytes, more than the limit of \(limit) bytes"
+        case .tooManyFrames(let limit): what = "more than \(limit) frames, the limit for one recording"
         }
         return "recording line \(line): \(what)"
     }

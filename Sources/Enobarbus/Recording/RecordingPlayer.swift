@@ -10,10 +10,14 @@ public struct RecordingPlayer: Sendable {
 
     public var recording: Recording
     public var pace: Pace
+    /// Longest wait between two frames in real time, seconds (10 by default, as `RecordingLimits`): a
+    /// recording made in code may hold any gap, and a replay never sleeps for hours.
+    public var maximumGap: Double
 
-    public init(_ recording: Recording, pace: Pace) {
+    public init(_ recording: Recording, pace: Pace, maximumGap: Double = 10) {
         self.recording = recording
         self.pace = pace
+        self.maximumGap = maximumGap
     }
 
     /// Delivers every frame to `deliver` in order, each with its recorded timestamp. In real
@@ -26,11 +30,15 @@ public struct RecordingPlayer: Sendable {
     /// The same on any clock (a test clock makes real-time pacing checkable without waiting).
     public func play<C: Clock>(clock: C, startingAt start: C.Instant, _ deliver: (TrackingFrame) async -> Void) async
     where C.Duration == Duration {
-        let t0 = recording.frames.first?.timestamp ?? 0
+        var previous = recording.frames.first?.timestamp ?? 0
+        var offset = 0.0
         for frame in recording.frames {
             if Task.isCancelled { return }
             if pace == .realTime {
-                let due = start.advanced(by: .microseconds(Int64(((frame.timestamp - t0) * 1_000_000).rounded())))
+                // Gaps longer than `maximumGap` are waited as `maximumGap` (one step, not a loop).
+                offset += min(max(frame.timestamp - previous, 0), maximumGap)
+                previous = frame.timestamp
+                let due = start.advanced(by: .microseconds(Int64((offset * 1_000_000).rounded())))
                 do { try await clock.sleep(until: due, tolerance: .microseconds(200)) } catch { return }
             }
             await deliver(frame)

@@ -3,18 +3,51 @@ import Horatio
 
 /// Parses the JSON Lines recording format (see `Recording`). Every problem is a
 /// `RecordingError` naming the line; nothing is skipped silently. Blank lines are allowed.
+///
+/// Bounded: a file larger than `RecordingLimits.maximumBytes` or with more frames than
+/// `maximumFrames` is refused, and a gap between frames (or before the first) longer than
+/// `maximumGap` (10 s) is shortened to it, later frames moving earlier, with a `RecordingWarning`.
+/// Times are read in the canonical form the writer uses (`Recording.canonicalTime`), so a file read,
+/// written and read again gives the same frames, and writing it again gives the same bytes.
 public enum RecordingReader {
-    /// Parses a whole recording from bytes.
-    public static func parse(_ bytes: [UInt8]) throws(RecordingError) -> Recording {
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw RecordingError(line: 1, .notUTF8) }
-        return try parse(text)
+    /// A recording and what the reader changed on the way.
+    public struct Result: Sendable, Hashable {
+        public var recording: Recording
+        public var warnings: [RecordingWarning]
     }
 
-    /// Parses a whole recording from text.
-    public static func parse(_ text: String) throws(RecordingError) -> Recording {
+    /// Parses a whole recording from bytes (warnings dropped; `read` keeps them).
+    public static func parse(_ bytes: [UInt8], limits: RecordingLimits = RecordingLimits()) throws(RecordingError) -> Recording {
+        try read(bytes, limits: limits).recording
+    }
+
+    /// Parses a whole recording from text (warnings dropped; `read` keeps them).
+    public static func parse(_ text: String, limits: RecordingLimits = RecordingLimits()) throws(RecordingError) -> Recording {
+        try read(text, limits: limits).recording
+    }
+
+    /// Parses a whole recording from bytes, with the warnings.
+    public static func read(_ bytes: [UInt8], limits: RecordingLimits = RecordingLimits()) throws(RecordingError) -> Result {
+        guard bytes.count <= limits.maximumBytes else {
+            throw RecordingError(line: 1, .fileTooLarge(bytes: bytes.count, limit: limits.maximumBytes))
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw RecordingError(line: 1, .notUTF8) }
+        return try read(text, limits: limits)
+    }
+
+    /// Parses a whole recording from text, with the warnings.
+    public static func read(_ text: String, limits: RecordingLimits = RecordingLimits()) throws(RecordingError) -> Result {
+        guard text.utf8.count <= limits.maximumBytes else {
+            throw RecordingError(line: 1, .fileTooLarge(bytes: text.utf8.count, limit: limits.maximumBytes))
+        }
         var recording = Recording()
+        var warnings: [RecordingWarning] = []
         var sawHeader = false
         var previousTime = -Double.infinity
+        // The time the file gives the previous frame (0 before the first), and how much earlier every
+        // frame from here on moves because of shortened gaps.
+        var previousFileTime = 0.0
+        var shift = 0.0
         var lineNumber = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -26,15 +59,27 @@ public enum RecordingReader {
                 sawHeader = true
                 continue
             }
-            let frame = try readFrame(object, lineNumber)
-            guard frame.timestamp >= previousTime else {
-                throw RecordingError(line: lineNumber, .timeWentBackwards(previous: previousTime, time: frame.timestamp))
+            guard recording.frames.count < limits.maximumFrames else {
+                throw RecordingError(line: lineNumber, .tooManyFrames(limit: limits.maximumFrames))
             }
-            previousTime = frame.timestamp
+            var frame = try readFrame(object, lineNumber)
+            let fileTime = Recording.canonicalTime(frame.timestamp)
+            guard fileTime >= previousTime else {
+                throw RecordingError(line: lineNumber, .timeWentBackwards(previous: previousTime, time: fileTime))
+            }
+            previousTime = fileTime
+            // A microsecond of slack: a gap written as exactly the limit reads back within rounding of it.
+            let gap = fileTime - previousFileTime
+            if gap > limits.maximumGap + 1e-6 {
+                shift += gap - limits.maximumGap
+                warnings.append(RecordingWarning(line: lineNumber, gap: gap, shortenedTo: limits.maximumGap))
+            }
+            previousFileTime = fileTime
+            frame.timestamp = Recording.canonicalTime(fileTime - shift)
             recording.frames.append(frame)
         }
         guard sawHeader else { throw RecordingError(line: max(lineNumber, 1), .empty) }
-        return recording
+        return Result(recording: recording, warnings: warnings)
     }
 
     static func jsonObject(_ line: Substring, _ n: Int) throws(RecordingError) -> [String: Any] {

@@ -78,11 +78,19 @@ public struct HecatePerformance: Sendable {
             for c in commands { result.append(ScheduledCommand(seconds: time + offset, sampleRate: sampleRate, command: c)) }
         }
         var clock = recording.frames.first?.timestamp ?? 0
+        var lastFrame = clock
         for frame in recording.frames {
             while clock + 0.01 < frame.timestamp {
+                // Once every source has timed out the ticks change nothing: skip to the next frame, so a
+                // long gap costs O(1), not one tick per 10 ms.
+                if clock > lastFrame + lifecycle.timeout + 0.02 {
+                    let skip = ((frame.timestamp - clock) / 0.01).rounded(.down) - 1
+                    if skip > 0 { clock += skip * 0.01 }
+                }
                 clock += 0.01
                 add(clock, advance(to: clock))
             }
+            lastFrame = frame.timestamp
             clock = max(clock, frame.timestamp)
             add(frame.timestamp, commands(for: frame))
         }

@@ -18,12 +18,20 @@ public struct HandsPerformance: Sendable {
         var index = 0
         let frames = recording.frames
         var clock = 0.0
+        var lastFrame = 0.0
         while index < frames.count {
             let t = frames[index].timestamp
             while clock + tick < t {
+                // Once every source has timed out the ticks change nothing: skip to the next frame, so a
+                // long gap costs O(1), not one tick per `tick`.
+                if clock > lastFrame + timeout + 2 * tick {
+                    let skip = ((t - clock) / tick).rounded(.down) - 1
+                    if skip > 0 { clock += skip * tick }
+                }
                 clock += tick
                 out += performer.advance(to: clock)
             }
+            lastFrame = t
             var batch: [TrackingFrame] = []
             while index < frames.count && frames[index].timestamp == t { batch.append(frames[index]); index += 1 }
             out += performer.ingest(batch, at: t)

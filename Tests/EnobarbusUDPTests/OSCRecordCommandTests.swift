@@ -1,0 +1,75 @@
+import Enobarbus
+import Foundation
+import ProsperoTestSupport
+import Testing
+
+/// `prospero osc record` as a user runs it, fed by a real Face Cap-like sender (python-osc) over loopback.
+@Suite(.serialized) struct OSCRecordCommandTests {
+    static var prospero: URL? { TestPeers.prospero }
+
+    /// Face Cap's live mode at 60 fps for 10 s: per frame /HT, /HR, /HRQ and the 52 /W blendshapes, one
+    /// datagram each (55 packets, 33 000 in all), every weight of frame k equal to (k + 1) / 1000.
+    static let faceCapSender = """
+        import sys, time
+        from pythonosc.udp_client import SimpleUDPClient
+        client = SimpleUDPClient("127.0.0.1", int(sys.argv[1]))
+        start = time.perf_counter() + 0.05
+        for k in range(600):
+            delay = start + k / 60 - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            value = (k + 1) / 1000
+            client.send_message("/HT", [0.0, 0.0, 0.4])
+            client.send_message("/HR", [2.0, -3.0, 1.0])
+            client.send_message("/HRQ", [0.0, 0.0, 0.0, 1.0])
+            for i in range(52):
+                client.send_message("/W", [i, value])
+        """
+
+    @Test(.enabled(if: Peers.enabled(Peers.pythonOSC && prospero != nil)))
+    func faceCapAtSixtyFramesASecondRecordsOneLinePerFrame() async throws {
+        let prospero = try TestPeers.require(Self.prospero, "the prospero executable (swift build)")
+        let python3 = try TestPeers.require(Peers.python3, "python3")
+        try TestPeers.require(Peers.pythonOSC, "python-osc (pip install python-osc)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("osc-record-\(getpid()).jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let recorder = Process()
+        recorder.executableURL = prospero
+        // The recorder stops itself after 14 s (the sender takes 10 s); killed by pid if it is late.
+        recorder.arguments = ["osc", "record", file.path, "--port", "0", "--duration", "14"]
+        let out = Pipe()
+        recorder.standardOutput = out
+        recorder.standardError = FileHandle.nullDevice
+        try recorder.run()
+        defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
+        // The banner names the port bound: "prospero osc record FILE on udp 127.0.0.1:PORT (…)".
+        var banner = ""
+        while !banner.contains("\n") {
+            let data = out.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            banner += String(decoding: data, as: UTF8.self)
+        }
+        let port = try #require(banner.split(separator: "127.0.0.1:").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(banner)")
+
+        let sent = try await Peers.run(python3, ["-c", Self.faceCapSender, "\(port)"], timeout: 40)
+        #expect(sent.status == 0, "\(sent.output)")
+        let deadline = Date().addingTimeInterval(20)
+        while recorder.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!recorder.isRunning, "osc record stops after --duration")
+        let summary = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+
+        let recording = try RecordingReader.parse(Array(try Data(contentsOf: file)))
+        let faces = recording.frames.compactMap { if case .face(let f) = $0 { f } else { nil } }
+        #expect(faces.count == recording.frames.count)
+        // One line per sender frame: 600, not 33 000. A scheduling gap of 5 ms inside a burst on a
+        // loaded machine splits that frame in two, so allow a few more; never fewer (no frame merges).
+        #expect((600...630).contains(recording.frames.count), "\(recording.frames.count) lines; \(summary)")
+        // Whole frames: all 52 weights from the same sender frame, in order.
+        // (A split frame's first part repeats the previous frame's weights with its own head.)
+        let whole = faces.filter { f in ARKitBlendshape.allCases.allSatisfy { f.blendshapes[$0] == f.blendshapes[.browInnerUp] } }
+        let values = whole.map { $0.blendshapes[.browInnerUp] }
+        #expect(Set(values).count >= 590, "\(Set(values).count) whole frames of 600")
+        #expect(values == values.sorted())
+        #expect(faces.last?.blendshapes[.tongueOut] == Float(0.6))
+    }
+}
