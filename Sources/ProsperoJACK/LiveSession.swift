@@ -167,9 +167,15 @@ public final class LiveSession: @unchecked Sendable {
             log("  \(name) \(connections.isEmpty ? "(not connected)" : "\(arrow) \(connections.joined(separator: ", "))")")
         }
         let latency = client.playbackLatency
+        let processing = handler.processingLatency
+        if processing > 0 {
+            log("  processing latency \(processing) frames (\(Self.milliseconds(frames: processing, rate: rate))): "
+                + "the limiter's look-ahead, reported to JACK; MIDI in to sound out takes one period plus this")
+        }
         if latency.upperBound > 0 {
             log("  playback latency \(latency.lowerBound == latency.upperBound ? "\(latency.upperBound)" : "\(latency.lowerBound)…\(latency.upperBound)") frames "
-                + "(\(Self.milliseconds(frames: latency.upperBound, rate: rate))) from these outputs to the hardware")
+                + "(\(Self.milliseconds(frames: latency.upperBound, rate: rate))) from these outputs to the hardware"
+                + (processing > 0 ? "; \(latency.upperBound + processing) frames (\(Self.milliseconds(frames: latency.upperBound + processing, rate: rate))) from MIDI in" : ""))
         } else {
             log("  playback latency: one period (\(Self.milliseconds(frames: period, rate: rate))); outputs not connected to hardware")
         }

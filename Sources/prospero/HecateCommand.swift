@@ -309,13 +309,17 @@ final class HecateJACKHandler: JACKProcessHandler, @unchecked Sendable {
     var host: EngineHost<DroneSynthEngine> { audio.host }
 
     init(setup: HecateSetup) {
-        audio = EngineProcessHandler(engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key))
+        // DroneSynthEngine's output limiter uses BrickwallLimiter's default 5 ms look-ahead.
+        audio = EngineProcessHandler(engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key),
+                                     latency: { _, rate in max(1, Int((0.005 * rate).rounded())) })
         for c in setup.initialCommands { audio.host.send(c) }
     }
 
     func prepare(sampleRate: Double, maximumFrames: Int) {
         audio.prepare(sampleRate: sampleRate, maximumFrames: maximumFrames)
     }
+
+    var processingLatency: Int { audio.processingLatency }
 
     func process(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                  midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput) {

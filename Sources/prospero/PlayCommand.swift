@@ -26,7 +26,7 @@ struct PlayCommand: ParsableCommand {
         let settings = try synth.settings()
         let stop = LiveCommand.begin(duration: live.duration)
         let engine = PolySynth(capacity: max(16, settings.polyphony), settings: settings)
-        let handler = EngineProcessHandler(engine: engine)
+        let handler = EngineProcessHandler(engine: engine, latency: { engine, _ in engine.latencySamples })
         ClockMonitor(handler: handler, stop: stop).start()
         try live.run(handler: handler, stop: stop)
     }

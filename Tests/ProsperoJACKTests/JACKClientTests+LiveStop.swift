@@ -24,7 +24,7 @@ extension JACKClientTests {
     /// Runs `prospero arguments` in `mode`, waits for `ready` in its output, calls `during`, sends
     /// `signal` and measures how long the process takes to end.
     static func runLive(_ arguments: [String], server: String, mode: StartMode, signal: Int32,
-                        ready: String, during: () throws -> Void = {}) throws -> LiveRun {
+                        ready: String, secondSignalAfter: Duration? = nil, during: () throws -> Void = {}) throws -> LiveRun {
         guard let prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-stop-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -94,6 +94,10 @@ extension JACKClientTests {
         try during()
         let signalled = ContinuousClock.now
         kill(pid, signal)
+        if let secondSignalAfter {
+            usleep(UInt32(secondSignalAfter / .microseconds(1)))
+            kill(pid, signal)
+        }
         do {
             try waitUntil("prospero to stop", timeout: .seconds(5)) {
                 mode == .shellBackground ? Self.hasEnded(pid) : !process.isRunning
@@ -172,6 +176,21 @@ extension JACKClientTests {
                                        mode: mode, signal: signal, ready: "playback latency")
             Self.expectCleanStop(run, "play, \(mode)", signal: signal)
             #expect(run.output.contains("Stopped (stopped by"), "\(run.output)")
+        }
+    }
+
+    /// A second signal while the stop is under way (JACK's final periods take about three 21 ms
+    /// periods here) ends the process at once with 128 + the signal, and says so.
+    @Test(.enabled(if: liveStopRunnable))
+    func aSecondSignalDuringTheStopExitsAtOnceWith130Or143() throws {
+        let server = try JACKTestServer(period: 1024)
+        for (signal, status) in [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] {
+            let run = try Self.runLive(["play", "--client-name", "StopTwice", "--no-connect-audio"], server: server.name,
+                                       mode: .file, signal: signal, ready: "playback latency", secondSignalAfter: .milliseconds(5))
+            let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+            #expect(run.status == status, "\(run.output)")
+            #expect(run.output.contains("second \(name) during shutdown; exiting now (\(status))"), "\(run.output)")
+            #expect(run.stopSeconds < 0.5)
         }
     }
 
