@@ -1,5 +1,6 @@
 import CJACKLoader
 import Glibc
+import Synchronization
 
 /// Prospero as a JACK client: a stereo audio output, a MIDI output and a MIDI input,
 /// rendered by a ``JACKProcessHandler`` in JACK's process callback.
@@ -55,7 +56,12 @@ public final class JACKClient: @unchecked Sendable {
     /// Outlives activations, so that notes sounding at a failed stop are still known.
     private let midiStorage = JACKMIDIOutputStorage()
     /// The current (or last) activation's callback state; it also keeps the handler alive.
-    private var state: JACKRealtimeState?
+    /// Read from any thread (`statistics`, `isServerGone`), replaced only by activate: behind a lock.
+    private let stateLock = Mutex<JACKRealtimeState?>(nil)
+    private var state: JACKRealtimeState? {
+        get { stateLock.withLock { $0 } }
+        set { stateLock.withLock { $0 = newValue } }
+    }
     /// True between ``activate(handler:)`` and ``stop(timeout:)``.
     public private(set) var isActive = false
 

@@ -198,11 +198,11 @@ class JACKRealtimeState: @unchecked Sendable {
         guard sampleRate != preparedSampleRate.load(ordering: .relaxed)
                 || maximumFrames != preparedFrames.load(ordering: .relaxed) else { return }
         preparing.store(true, ordering: .sequentiallyConsistent)
-        // A period in flight finishes within one period; bound the wait anyway.
-        var waited = 0
-        while inProcess.load(ordering: .sequentiallyConsistent) && waited < 2_000 {
-            usleep(500)
-            waited += 1
+        // A period already inside the handler finishes it (later ones see `preparing` and skip it);
+        // prepare never runs beside a period, so this waits for as long as that takes (no timeout
+        // that would prepare anyway), unless the server died with the period.
+        while inProcess.load(ordering: .sequentiallyConsistent) && !serverGone.load(ordering: .acquiring) {
+            usleep(200)
         }
         prepareHandler(sampleRate: Double(sampleRate), maximumFrames: maximumFrames)
         preparedSampleRate.store(sampleRate, ordering: .relaxed)
