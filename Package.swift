@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Prospero", targets: ["Prospero"]),
         .library(name: "Haptics", targets: ["Haptics"]),
         .library(name: "Games", targets: ["Games"]),
+        .library(name: "LiveHost", targets: ["LiveHost", "LiveHostPOSIX"]),
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
         .executable(name: "prospero-bench", targets: ["prospero-bench"]),
@@ -51,6 +52,18 @@ let package = Package(
         .target(name: "Haptics"),
         // The three touch games (Harmony With Me, Feel Your Vibe, Touch for Music) as models with their audio.
         .target(name: "Games", dependencies: ["Haptics", "Horatio", "Touchstone", "Ariel", "Enobarbus"]),
+        // Live host: runs an instrument live (inputs → frames → instrument commands, clock, chords,
+        // status, the one stop mechanism); portable, driven by the CLI and the studio.
+        .target(name: "LiveHost", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero"]),
+        // Platform edge of the live host: signals → stop, standard output, UDP datagrams, interface subnets.
+        .target(
+            name: "LiveHostPOSIX",
+            dependencies: [
+                "LiveHost", "Enobarbus",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
 
         // Platform edge: OSC over UDP (SwiftNIO).
         .target(
@@ -65,7 +78,7 @@ let package = Package(
         .target(name: "HiSynthLibrary", dependencies: ["HiSynth"]),
         // Platform edge: JACK audio and MIDI. libjack is loaded at run time (no headers or library at build time).
         .target(name: "CJACKLoader", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel", "Touchstone"]),
+        .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel", "Touchstone", "LiveHost", "LiveHostPOSIX"]),
         // Platform edge: game-controller rumble through Linux evdev force feedback (and a uinput device for tests).
         .target(name: "CEvdevRumble"),
         .target(name: "HapticsEvdev", dependencies: ["CEvdevRumble", "Haptics"]),
@@ -75,6 +88,7 @@ let package = Package(
             dependencies: [
                 "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK", "Prospero", "Oberon",
                 "HiSynth", "HiSynthLibrary", "Haptics", "Games", "HapticsEvdev",
+                "LiveHost", "LiveHostPOSIX",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -83,7 +97,7 @@ let package = Package(
         // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
-        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games", "Oberon"]),
+        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games", "Oberon", "LiveHost"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
 
         // Test-only: malloc interposition counting allocations per thread, and its Swift helper
@@ -99,9 +113,10 @@ let package = Package(
         .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
         .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "HiSynth", "AllocationCounting", "ProsperoTestSupport"]),
+        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "HiSynth", "AllocationCounting", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport"]),
         .testTarget(name: "HiSynthTests", dependencies: ["HiSynth", "Ariel", "Touchstone", "ProsperoTestSupport", "AllocationCounting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HiSynthLibraryTests", dependencies: ["HiSynthLibrary", "HiSynth"]),
+        .testTarget(name: "LiveHostTests", dependencies: ["LiveHost", "LiveHostPOSIX", "Enobarbus", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),

@@ -38,6 +38,8 @@ static struct {
     int (*port_flags)(const jack_port_t *);
     jack_port_t *(*port_by_name)(jack_client_t *, const char *);
     void (*port_get_latency_range)(jack_port_t *, int, pj_jack_latency_range_t *);
+    void (*port_set_latency_range)(jack_port_t *, int, pj_jack_latency_range_t *);
+    int (*set_latency_callback)(jack_client_t *, pj_jack_latency_callback, void *);
     const char **(*get_ports)(jack_client_t *, const char *, const char *, unsigned long);
     const char **(*port_get_all_connections)(const jack_client_t *, const jack_port_t *);
     int (*connect)(jack_client_t *, const char *, const char *);
@@ -131,6 +133,8 @@ static void load(void) {
     REQUIRE(midi_get_lost_event_count, "jack_midi_get_lost_event_count")
 #undef REQUIRE
     resolve(library, (void **)&api.on_info_shutdown, "jack_on_info_shutdown", 0);
+    resolve(library, (void **)&api.port_set_latency_range, "jack_port_set_latency_range", 0);
+    resolve(library, (void **)&api.set_latency_callback, "jack_set_latency_callback", 0);
     resolve(library, (void **)&api.get_version_string, "jack_get_version_string", 0);
     resolve(library, (void **)&api.set_error_function, "jack_set_error_function", 0);
     resolve(library, (void **)&api.set_info_function, "jack_set_info_function", 0);
@@ -147,6 +151,13 @@ int pj_jack_load(void) {
 
 const char *pj_jack_load_error(void) { return load_error; }
 int pj_jack_has_info_shutdown(void) { return api.on_info_shutdown != NULL; }
+int pj_jack_has_latency_callback(void) { return api.set_latency_callback != NULL && api.port_set_latency_range != NULL; }
+int pj_jack_set_latency_callback(jack_client_t *c, pj_jack_latency_callback f, void *a) {
+    return api.set_latency_callback ? api.set_latency_callback(c, f, a) : -1;
+}
+void pj_jack_port_set_latency_range(jack_port_t *p, int m, pj_jack_latency_range_t *r) {
+    if (api.port_set_latency_range) api.port_set_latency_range(p, m, r);
+}
 
 void pj_jack_set_quiet(int quiet) {
     if (api.set_error_function != NULL) api.set_error_function(quiet ? silent : to_stderr);

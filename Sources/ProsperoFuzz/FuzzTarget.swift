@@ -8,6 +8,7 @@ import Enobarbus
 import Games
 import Haptics
 import Oberon
+import LiveHost
 
 /// Every parser of untrusted bytes in the package, as a fuzz target.
 ///
@@ -49,6 +50,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Any sender datagram on the shared face port (`SenderDatagramDecoder`: format detection, then
     /// iFacialMocap, Live Link Face, or OSC through FaceOSC, mpmocap, Visage, Wekinator and the assembler).
     case senderDatagram
+    /// `--allow` values, one per line (`SenderAllowList(parsing:)`), then sender addresses against the list.
+    case senderAllowList
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -99,6 +102,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 accepted = true
             }
             return accepted
+        case .senderAllowList:
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let list = try? SenderAllowList(parsing: lines) else { return false }
+            // Every network accepts its own address; the list's text parses back to the same networks.
+            for network in list.networks where !list.accepts(network.description.split(separator: "/")[0].description) {
+                fatalError("\(list) refuses its own network \(network)")
+            }
+            for line in lines { _ = list.accepts(line) }
+            return true
         case .recording:
             guard let recording = try? RecordingReader.parse(bytes) else { return false }
             // What the reader accepts, the writer must write back to something it reads the same

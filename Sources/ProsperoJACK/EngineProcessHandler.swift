@@ -22,11 +22,16 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
     private let bpmBits = Atomic<UInt64>(0)
     private let dropped = Atomic<Int>(0)
     private let received = Atomic<Int>(0)
+    private let latency: (Engine, Double) -> Int
 
     /// - Parameters:
     ///   - engine: the instrument; prepared here for a provisional spec, and again by JACK.
     ///   - commandCapacity: commands that can wait between two periods.
-    public init(engine: Engine, maximumEventsPerPeriod: Int = 1024, commandCapacity: Int = 1024) {
+    ///   - latency: the engine's processing delay in frames at a sample rate (its limiter's look-ahead),
+    ///     reported to JACK as port latency.
+    public init(engine: Engine, maximumEventsPerPeriod: Int = 1024, commandCapacity: Int = 1024,
+                latency: @escaping (Engine, Double) -> Int = { _, _ in 0 }) {
+        self.latency = latency
         self.maximumEventsPerPeriod = max(1, maximumEventsPerPeriod)
         host = EngineHost(
             engine: engine, spec: ProcessSpec(sampleRate: 48_000, maximumBlockSize: 1024, channelCount: 2),
@@ -48,6 +53,9 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
 
     /// Channel messages handed to the engine so far.
     public var receivedEventCount: Int { received.load(ordering: .relaxed) }
+
+    /// Frames the engine's output lags its input beyond the period (see `init`'s `latency`).
+    public var processingLatency: Int { latency(host.engine, sampleRate) }
 
     public func prepare(sampleRate: Double, maximumFrames: Int) {
         self.sampleRate = sampleRate

@@ -1,5 +1,6 @@
 import CJACKLoader
 import Glibc
+import Synchronization
 
 /// Prospero as a JACK client: a stereo audio output, a MIDI output and a MIDI input,
 /// rendered by a ``JACKProcessHandler`` in JACK's process callback.
@@ -55,7 +56,12 @@ public final class JACKClient: @unchecked Sendable {
     /// Outlives activations, so that notes sounding at a failed stop are still known.
     private let midiStorage = JACKMIDIOutputStorage()
     /// The current (or last) activation's callback state; it also keeps the handler alive.
-    private var state: JACKRealtimeState?
+    /// Read from any thread (`statistics`, `isServerGone`), replaced only by activate: behind a lock.
+    private let stateLock = Mutex<JACKRealtimeState?>(nil)
+    private var state: JACKRealtimeState? {
+        get { stateLock.withLock { $0 } }
+        set { stateLock.withLock { $0 = newValue } }
+    }
     /// True between ``activate(handler:)`` and ``stop(timeout:)``.
     public private(set) var isActive = false
 
@@ -127,6 +133,7 @@ public final class JACKClient: @unchecked Sendable {
         _ = pj_jack_set_xrun_callback(handle, jackXrunCallback, arg)
         _ = pj_jack_set_buffer_size_callback(handle, jackBufferSizeCallback, arg)
         _ = pj_jack_set_sample_rate_callback(handle, jackSampleRateCallback, arg)
+        if pj_jack_has_latency_callback() != 0 { _ = pj_jack_set_latency_callback(handle, jackLatencyCallback, arg) }
         if pj_jack_has_info_shutdown() != 0 {
             pj_jack_on_info_shutdown(handle, jackInfoShutdownCallback, arg)
         } else {
@@ -191,6 +198,15 @@ public final class JACKClient: @unchecked Sendable {
     /// The named port's type, direction and connections, or nil when there is none.
     public func portInfo(named name: String) -> JACKPortInfo? {
         connection.portInfo(named: name)
+    }
+
+    /// The latency range JACK holds for any port (full name), in frames: playback (from the port to
+    /// the outputs of the graph) or capture (from the graph's inputs to the port); nil for an unknown port.
+    public func latencyRange(of name: String, playback: Bool) -> ClosedRange<Int>? {
+        guard let port = name.withCString({ pj_jack_port_by_name(connection.handle, $0) }) else { return nil }
+        var range = pj_jack_latency_range_t()
+        pj_jack_port_get_latency_range(port, Int32(playback ? PJJackPlaybackLatency : PJJackCaptureLatency), &range)
+        return Int(min(range.min, range.max))...Int(range.max)
     }
 
     /// Playback latency of the audio outputs in frames (minimum … maximum over both), as the

@@ -136,18 +136,39 @@ public struct JACKMIDIOutput {
     /// each one to `write(frame, bytes)`; returns how many `write` refused.
     @inlinable
     package func flush(_ write: (UInt32, UnsafeBufferPointer<UInt8>) -> Bool) -> Int {
-        let events = storage.events
-        // Insertion sort: stable, in place, and linear for the usual already-ordered case.
+        var events = storage.events
+        // Usually already in frame order (one linear check); otherwise a stable bottom-up merge
+        // sort through the preallocated scratch space: O(n log n) in the worst case, never O(n²).
+        var ordered = true
         if stagedCount > 1 {
-            for i in 1..<stagedCount {
-                let event = events[i]
-                var j = i
-                while j > 0 && events[j - 1].frame > event.frame {
-                    events[j] = events[j - 1]
-                    j -= 1
-                }
-                events[j] = event
+            for i in 1..<stagedCount where events[i - 1].frame > events[i].frame {
+                ordered = false
+                break
             }
+        }
+        if !ordered {
+            var source = events
+            var target = storage.scratch
+            var width = 1
+            while width < stagedCount {
+                var start = 0
+                while start < stagedCount {
+                    let middle = min(start + width, stagedCount)
+                    let end = min(start + 2 * width, stagedCount)
+                    var i = start, j = middle, k = start
+                    while i < middle && j < end {
+                        // `<=` keeps send order among equal frames.
+                        if source[i].frame <= source[j].frame { target[k] = source[i]; i += 1 } else { target[k] = source[j]; j += 1 }
+                        k += 1
+                    }
+                    while i < middle { target[k] = source[i]; i += 1; k += 1 }
+                    while j < end { target[k] = source[j]; j += 1; k += 1 }
+                    start = end
+                }
+                swap(&source, &target)
+                width *= 2
+            }
+            events = source
         }
         var refused = 0
         for i in 0..<stagedCount {

@@ -19,6 +19,8 @@ package final class JACKMIDIOutputStorage: @unchecked Sendable {
     /// Most bytes one period can stage (SysEx included).
     @usableFromInline let byteCapacity: Int
     @usableFromInline let events: UnsafeMutablePointer<StagedEvent>
+    /// Scratch space of `eventCapacity` events for the stable merge of out-of-order periods.
+    @usableFromInline let scratch: UnsafeMutablePointer<StagedEvent>
     @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
     /// Two 64-bit words per channel: bit n set while note n sounds. Word 32: bit c set when
     /// channel c carried a channel message since its last All Notes Off (CC 123).
@@ -32,6 +34,7 @@ package final class JACKMIDIOutputStorage: @unchecked Sendable {
         self.eventCapacity = eventCapacity
         self.byteCapacity = byteCapacity
         events = .allocate(capacity: eventCapacity)
+        scratch = .allocate(capacity: eventCapacity)
         bytes = .allocate(capacity: byteCapacity)
         sounding = .allocate(capacity: 33)
         sounding.initialize(repeating: 0, count: 33)
@@ -39,6 +42,7 @@ package final class JACKMIDIOutputStorage: @unchecked Sendable {
 
     deinit {
         events.deallocate()
+        scratch.deallocate()
         bytes.deallocate()
         sounding.deallocate()
     }

@@ -31,9 +31,17 @@ public protocol JACKProcessHandler: AnyObject {
     /// channel used (``JACKMIDIOutput/releaseAllSoundingNotes(atFrame:)``), and the audio of
     /// this period is faded to silence.
     func stopping(midiOut: inout JACKMIDIOutput)
+
+    /// Frames by which the handler's audio lags its input beyond the period itself (a limiter's
+    /// look-ahead), reported to JACK as port latency so that a DAW can compensate. Read on a JACK
+    /// notification thread, after `prepare`.
+    var processingLatency: Int { get }
 }
 
 extension JACKProcessHandler {
     /// By default, nothing beyond the client's own release of sounding notes.
     public func stopping(midiOut: inout JACKMIDIOutput) {}
+
+    /// By default, none.
+    public var processingLatency: Int { 0 }
 }

@@ -65,6 +65,30 @@ class JACKRealtimeState: @unchecked Sendable {
 
     func prepareHandler(sampleRate: Double, maximumFrames: Int) {}
 
+    func handlerLatency() -> Int { 0 }
+
+    /// JACK's latency callback (a notification thread): the path midi_in → outputs is
+    /// `handlerLatency()` frames longer than the period, so the outputs' capture latency is midi_in's
+    /// plus that, and midi_in's playback latency is the outputs' plus that.
+    func updateLatency(mode: Int32) {
+        let extra = UInt32(clamping: max(0, handlerLatency()))
+        var range = pj_jack_latency_range_t()
+        if mode == Int32(PJJackCaptureLatency) {
+            pj_jack_port_get_latency_range(midiInPort, mode, &range)
+            var out = pj_jack_latency_range_t(min: range.min &+ extra, max: range.max &+ extra)
+            for port in [leftPort, rightPort, midiOutPort] { pj_jack_port_set_latency_range(port, mode, &out) }
+        } else {
+            var low = UInt32.max, high: UInt32 = 0
+            for port in [leftPort, rightPort] {
+                pj_jack_port_get_latency_range(port, mode, &range)
+                low = min(low, range.min)
+                high = max(high, range.max)
+            }
+            var input = pj_jack_latency_range_t(min: min(low, high) &+ extra, max: high &+ extra)
+            pj_jack_port_set_latency_range(midiInPort, mode, &input)
+        }
+    }
+
     var statistics: JACKClientStatistics {
         let count = periods.load(ordering: .relaxed)
         return JACKClientStatistics(
@@ -174,11 +198,11 @@ class JACKRealtimeState: @unchecked Sendable {
         guard sampleRate != preparedSampleRate.load(ordering: .relaxed)
                 || maximumFrames != preparedFrames.load(ordering: .relaxed) else { return }
         preparing.store(true, ordering: .sequentiallyConsistent)
-        // A period in flight finishes within one period; bound the wait anyway.
-        var waited = 0
-        while inProcess.load(ordering: .sequentiallyConsistent) && waited < 2_000 {
-            usleep(500)
-            waited += 1
+        // A period already inside the handler finishes it (later ones see `preparing` and skip it);
+        // prepare never runs beside a period, so this waits for as long as that takes (no timeout
+        // that would prepare anyway), unless the server died with the period.
+        while inProcess.load(ordering: .sequentiallyConsistent) && !serverGone.load(ordering: .acquiring) {
+            usleep(200)
         }
         prepareHandler(sampleRate: Double(sampleRate), maximumFrames: maximumFrames)
         preparedSampleRate.store(sampleRate, ordering: .relaxed)
@@ -226,6 +250,8 @@ final class JACKHandlerState<Handler: JACKProcessHandler>: JACKRealtimeState, @u
     override func prepareHandler(sampleRate: Double, maximumFrames: Int) {
         handler.prepare(sampleRate: sampleRate, maximumFrames: maximumFrames)
     }
+
+    override func handlerLatency() -> Int { handler.processingLatency }
 }
 
 // MARK: - C callbacks (state travels through `arg`)
@@ -257,6 +283,10 @@ let jackSampleRateCallback: pj_jack_nframes_callback = { rate, arg in
 
 let jackInfoShutdownCallback: pj_jack_info_shutdown_callback = { _, reason, arg in
     Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { $0.serverShutDown(reason: reason) }
+}
+
+let jackLatencyCallback: pj_jack_latency_callback = { mode, arg in
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { $0.updateLatency(mode: mode) }
 }
 
 let jackShutdownCallback: pj_jack_shutdown_callback = { arg in

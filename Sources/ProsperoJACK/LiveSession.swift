@@ -1,10 +1,12 @@
 import Glibc
+import LiveHost
+import LiveHostPOSIX
 import Synchronization
 
 /// Runs a ``JACKProcessHandler`` live: opens the JACK client, activates it, connects the
-/// ports, reports what it did, then runs until SIGINT/SIGTERM, the optional duration,
-/// ``requestStop()`` or server shutdown, and stops cleanly (final period with note-offs and
-/// CC 123, fade-out, deactivate, close).
+/// ports, reports what it did, then runs until its ``LiveStop`` is requested (a signal through
+/// ``SignalStop``, the duration, ``requestStop()``, another part of the live host) or the server
+/// shuts down, and stops cleanly (final period with note-offs and CC 123, fade-out, deactivate, close).
 ///
 /// This is what `prospero play` runs once it has built its synth:
 /// `let outcome = try LiveSession(handler: synth, options: options).run()`.
@@ -12,12 +14,15 @@ public final class LiveSession: @unchecked Sendable {
     public let options: LiveSessionOptions
     private let handler: any JACKProcessHandler
     private let log: @Sendable (String) -> Void
-    private let stopRequest = Atomic<Bool>(false)
+    /// The session's stop; share it with the rest of a live host so that one request ends everything.
+    public let stop: LiveStop
+    /// Runs after a stop was requested and before the final period (e.g. the input loop's last
+    /// note-offs are queued); keep it short, it delays the stop.
+    public var beforeFinalPeriod: (@Sendable () -> Void)?
     private let reconnections = Atomic<Int>(0)
     private let lastStatistics = Mutex(JACKClientStatistics())
 
-    /// How often the main loop looks at signals, the server and the clock: it notices any of
-    /// them within this interval (well under 100 ms).
+    /// How often the main loop looks at the server and its statistics; a stop request wakes it at once.
     public static let pollInterval: Duration = .milliseconds(10)
 
     /// - Parameters:
@@ -26,16 +31,18 @@ public final class LiveSession: @unchecked Sendable {
     public init(
         handler: any JACKProcessHandler,
         options: LiveSessionOptions = LiveSessionOptions(),
+        stop: LiveStop = LiveStop(),
         log: @escaping @Sendable (String) -> Void = { print($0) }
     ) {
         self.handler = handler
         self.options = options
+        self.stop = stop
         self.log = log
     }
 
     /// Asks a running session to stop; safe from any thread. `run()` returns ``LiveSessionOutcome/stopRequested``.
     public func requestStop() {
-        stopRequest.store(true, ordering: .releasing)
+        stop.request(.requested)
     }
 
     /// Times the session came back after the server went away.
@@ -48,24 +55,28 @@ public final class LiveSession: @unchecked Sendable {
     /// named port to connect does not exist; a server that goes away later ends the session
     /// with ``LiveSessionOutcome/serverShutDown(reason:)`` (or is waited for, with `reconnect`).
     public func run() throws(JACKError) -> LiveSessionOutcome {
-        var signals: SignalTrap? = options.handlesSignals ? SignalTrap() : nil
-        defer { signals?.restore() }
-        let started = ContinuousClock.now
-        let deadline = options.duration.map { started + $0 }
+        if options.handlesSignals { SignalStop.install(stop) }
+        let stop = self.stop
 
         func reasonToEnd() -> LiveSessionOutcome? {
-            if let number = signals?.pending { return .interrupted(signal: number) }
-            if stopRequest.load(ordering: .acquiring) { return .stopRequested }
-            if let deadline, ContinuousClock.now >= deadline { return .durationElapsed }
-            return nil
+            guard let reason = stop.reason else { return nil }
+            switch reason {
+            case .signal(let number): return .interrupted(signal: number)
+            case .durationElapsed: return .durationElapsed
+            case .requested: return .stopRequested
+            case .failed(let why): return .failed(reason: why)
+            }
         }
 
         var client: JACKClient? = try start(isReconnect: false)
+        stop.stopAfter(options.duration)
         var reportedXruns = 0
         while true {
             if let outcome = reasonToEnd() {
-                signals?.restore()
-                if let client { finish(client, because: outcome) }
+                if let client {
+                    beforeFinalPeriod?()
+                    finish(client, because: outcome)
+                }
                 return outcome
             }
             if let current = client {
@@ -80,7 +91,10 @@ public final class LiveSession: @unchecked Sendable {
                     log("JACK server shut down: \(reason)")
                     current.close()
                     client = nil
-                    guard options.reconnect else { return .serverShutDown(reason: reason) }
+                    guard options.reconnect else {
+                        stop.request(.failed("the JACK server shut down (\(reason))"))
+                        return .serverShutDown(reason: reason)
+                    }
                     log("Waiting for the JACK server to return (Ctrl-C to give up)…")
                 }
             } else {
@@ -92,12 +106,12 @@ public final class LiveSession: @unchecked Sendable {
                 } catch .serverUnavailable {
                     let retryAt = ContinuousClock.now + options.reconnectInterval
                     while ContinuousClock.now < retryAt, reasonToEnd() == nil {
-                        Self.sleep(Self.pollInterval)
+                        stop.wait(timeout: Self.pollInterval)
                     }
                     continue
                 }
             }
-            Self.sleep(Self.pollInterval)
+            stop.wait(timeout: Self.pollInterval)
         }
     }
 
@@ -153,9 +167,15 @@ public final class LiveSession: @unchecked Sendable {
             log("  \(name) \(connections.isEmpty ? "(not connected)" : "\(arrow) \(connections.joined(separator: ", "))")")
         }
         let latency = client.playbackLatency
+        let processing = handler.processingLatency
+        if processing > 0 {
+            log("  processing latency \(processing) frames (\(Self.milliseconds(frames: processing, rate: rate))): "
+                + "the limiter's look-ahead, reported to JACK; MIDI in to sound out takes one period plus this")
+        }
         if latency.upperBound > 0 {
             log("  playback latency \(latency.lowerBound == latency.upperBound ? "\(latency.upperBound)" : "\(latency.lowerBound)…\(latency.upperBound)") frames "
-                + "(\(Self.milliseconds(frames: latency.upperBound, rate: rate))) from these outputs to the hardware")
+                + "(\(Self.milliseconds(frames: latency.upperBound, rate: rate))) from these outputs to the hardware"
+                + (processing > 0 ? "; \(latency.upperBound + processing) frames (\(Self.milliseconds(frames: latency.upperBound + processing, rate: rate))) from MIDI in" : ""))
         } else {
             log("  playback latency: one period (\(Self.milliseconds(frames: period, rate: rate))); outputs not connected to hardware")
         }
@@ -178,10 +198,5 @@ public final class LiveSession: @unchecked Sendable {
 
     static func microseconds(_ nanoseconds: Int) -> String {
         "\((Double(nanoseconds) / 100).rounded() / 10) µs"
-    }
-
-    static func sleep(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
     }
 }

@@ -22,7 +22,8 @@ public struct LiveSessionOptions: Sendable, Hashable {
     public var reconnect: Bool
     /// Pause between attempts to reach a server that went away.
     public var reconnectInterval: Duration
-    /// End on SIGINT and SIGTERM (the handlers are restored when the session ends).
+    /// End on SIGINT, SIGTERM and SIGHUP: ``LiveSession/run()`` installs ``SignalStop`` for its stop.
+    /// Commands that share one stop among several parts install it themselves and pass false.
     public var handlesSignals: Bool
 
     public init(

@@ -1,16 +1,12 @@
 import Ariel
 import ArgumentParser
 import Enobarbus
-import EnobarbusUDP
 import Foundation
 import Horatio
+import LiveHost
+import LiveHostPOSIX
 import Prospero
 import ProsperoJACK
-import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `prospero hands`: hands and touches over OSC play notes and MIDI live through JACK, or a
 /// recording becomes a MIDI file offline.
@@ -32,8 +28,7 @@ struct HandsCommand: ParsableCommand {
     // Input
     @Option(help: "Play this Enobarbus recording offline instead of listening (write it with --midi-out FILE).")
     var input: String?
-    @Option(help: "UDP port for OSC input.") var port: Int = 9000
-    @Option(help: "Interface to bind (127.0.0.1 only by default; 0.0.0.0 accepts other machines).") var host = "127.0.0.1"
+    @OptionGroup(title: "Live input") var network: LiveInputArguments
     @Option(help: "Seconds without frames after which a hand or touch is lost (its note ends).") var timeout: Double = 0.25
     @Flag(inversion: .prefixedNo, help: "Smooth positions (EMA + velocity clamp).") var stabilize = true
 
@@ -69,7 +64,6 @@ struct HandsCommand: ParsableCommand {
 
     func validate() throws {
         _ = try settings()
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be positive") }
         if input != nil && live.midiOut.count != 1 {
             throw ValidationError("with --input, give exactly one --midi-out FILE for the performance's MIDI file")
@@ -149,75 +143,27 @@ struct HandsCommand: ParsableCommand {
     }
 
     func runLive(_ settings: MIDIRouterSettings) throws {
-        var audio: (any QueuedMIDIAudioRenderer)?
-        if output != .midi {
-            audio = Self.builtInSynth()
+        let stop = LiveCommand.begin(duration: live.duration)
+        let handler = QueuedMIDIHandler(sendsMIDI: output != .synth, audio: output != .midi ? Self.builtInSynth() : nil)
+        let performer = try HandsPerformer(settings: settings, stabilizes: stabilize, timeout: timeout)
+        let instrument = HandsLiveInstrument(performer: performer, output: handler, clock: QueuedMIDIClock(handler: handler),
+                                             announce: { StandardOutput.line($0) })
+        let options = try network.hostOptions()
+        let host = LiveHost(source: network.source(), instrument: instrument, stop: stop, options: options)
+        do { try host.start() } catch {
+            throw ValidationError("cannot listen on udp \(network.host):\(network.port): \(error)")
         }
-        let handler = QueuedMIDIHandler(sendsMIDI: output != .synth, audio: audio)
-        var options = live.options
-        options.handlesSignals = false  // this command's loop handles SIGINT/SIGTERM and the duration
-        options.duration = nil
-        let session = LiveSession(handler: handler, options: options)
-        interruptRequested.store(false, ordering: .relaxed)
-        signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
-        signal(SIGTERM) { _ in interruptRequested.store(true, ordering: .relaxed) }
-        defer { signal(SIGINT, SIG_DFL); signal(SIGTERM, SIG_DFL) }
-
-        let sessionResult = Mutex<Result<LiveSessionOutcome, JACKError>?>(nil)
-        let sessionThread = Thread {
-            let result: Result<LiveSessionOutcome, JACKError>
-            do throws(JACKError) { result = .success(try session.run()) } catch { result = .failure(error) }
-            sessionResult.withLock { $0 = result }
+        StandardOutput.line("prospero hands: OSC on udp \(host.source.localAddress), accepting \(options.allow); "
+            + "\(settings.key) \(settings.scale.displayName) \(settings.lowestNote)…\(settings.highestNote), "
+            + "\(FretLayout(settings).zoneCount) zones (Ctrl-C to stop)")
+        let input = LiveCommand.HostThread(host) { status in
+            if status.refused > 0 || status.dropped > 0 { StandardOutput.line(status.countersLine) }
         }
-        sessionThread.start()
-        func sessionEnded() -> Bool { sessionResult.withLock { $0 != nil } }
-
-        let inbox = PacketInbox()
-        let receiver = try OSCUDPReceiver.bind(host: host, port: port, bufferLimit: 0) { packet in
-            inbox.queue.withLock { $0.append(packet) }
-        }.wait()
-        print("prospero hands: OSC on udp \(receiver.localAddress); \(settings.key) \(settings.scale.displayName) "
-            + "\(settings.lowestNote)…\(settings.highestNote), \(FretLayout(settings).zoneCount) zones (Ctrl-C to stop)")
-        fflush(nil)
-
-        var performer = try HandsPerformer(settings: settings, stabilizes: stabilize, timeout: timeout)
-        var assembler = OSCFrameAssembler()
-        var clockReceiver = MIDIClockReceiver()
-        var shownBPM: Double?
-        func emit(_ messages: [RoutedMIDIMessage]) {
-            for m in messages { if let short = m.message.shortMessage { handler.send(short) } }
+        defer {
+            StandardOutput.line(LiveCommand.summary(stop.reason, input.waitUntilFinished()?.success)
+                + ", MIDI dropped \(handler.droppedCount)")
         }
-        let start = MonotonicClock.now()
-        while !interruptRequested.load(ordering: .relaxed) && !sessionEnded() {
-            let now = MonotonicClock.now()
-            if let d = live.duration, now - start >= d { break }
-            for packet in inbox.take() {
-                emit(performer.ingest(assembler.ingest(packet.packet, at: packet.time), at: packet.time))
-            }
-            emit(performer.ingest(assembler.flush(now: now), at: now))
-            emit(performer.advance(to: now))
-            handler.drainClock { event in _ = clockReceiver.receive(event.message, at: event.seconds) }
-            if let bpm = clockReceiver.bpm, shownBPM.map({ abs($0 - bpm) >= 0.5 }) ?? true {
-                print(String(format: "MIDI clock in: %.1f BPM", bpm))
-                fflush(nil)
-                shownBPM = bpm
-            }
-            usleep(5_000)
-        }
-        emit(performer.stop(at: MonotonicClock.now()))
-        try? receiver.close().wait()
-        // Let the final note-offs and CC 123 go out in a period before the session stops.
-        if !sessionEnded() { usleep(100_000) }
-        session.requestStop()
-        while !sessionEnded() { usleep(5_000) }
-        let stats = receiver.statistics
-        print("stopped: \(stats.packets) OSC packets (\(stats.malformed) malformed), MIDI dropped \(handler.droppedCount)")
-        switch sessionResult.withLock({ $0 })! {
-        case .failure(let error):
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode.failure
-        case .success(let outcome):
-            if !outcome.isClean { throw ExitCode.failure }
-        }
+        // The performer's note-offs are queued before JACK's final period sends them (and CC 123).
+        try live.run(handler: handler, stop: stop, beforeFinalPeriod: { input.waitUntilFinished() })
     }
 }

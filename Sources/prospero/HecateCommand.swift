@@ -1,10 +1,11 @@
 import ArgumentParser
 import Ariel
 import Enobarbus
-import EnobarbusUDP
 import Foundation
 import Hecate
 import Horatio
+import LiveHost
+import LiveHostPOSIX
 import ProsperoJACK
 import Synchronization
 import Touchstone
@@ -43,18 +44,13 @@ struct HecateCommand: ParsableCommand {
     @Option(help: "Benchmark: render this many seconds with every tone, the bass and all effects sounding; print the speed.")
     var bench: Double?
 
-    @Option(help: "Live: UDP port for OSC face input.")
-    var port: Int = 9000
-
-    @Option(help: "Live: interface to bind (127.0.0.1 by default; 0.0.0.0 accepts a phone on the network).")
-    var host: String = "127.0.0.1"
+    @OptionGroup(title: "Live input") var network: LiveInputArguments
 
     @OptionGroup var live: LiveSessionArguments
 
     func validate() throws {
         guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000") }
         guard WAVSampleFormat(rawValue: format) != nil else { throw ValidationError("unknown format '\(format)' (pcm16, pcm24, float32)") }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         if output != nil && input == nil { throw ValidationError("-o needs --input RECORDING (live play goes to JACK)") }
         guard maxDuration.isFinite, maxDuration > 0 else { throw ValidationError("--max-duration must be a positive number of seconds") }
         if plot != nil && input == nil { throw ValidationError("--plot needs --input RECORDING") }
@@ -168,20 +164,24 @@ struct HecateCommand: ParsableCommand {
     // MARK: Live
 
     func runLive(_ setup: HecateSetup) throws {
-        print(HecateCommand.mappingGuide)
+        let stop = LiveCommand.begin(duration: live.duration)
+        StandardOutput.line(HecateCommand.mappingGuide)
         let handler = HecateJACKHandler(setup: setup)
-        let receiver = try OSCUDPReceiver.bind(host: host, port: port, bufferLimit: 0) { packet in
-            handler.inbox.withLock { $0.append(packet) }
-        }.wait()
-        print("hecate: face input on udp \(receiver.localAddress); pack \(setup.pack.name), key \(setup.key); Ctrl-C to stop")
-        fflush(nil)
-        let control = Thread { handler.controlLoop() }
-        control.start()
-        defer {
-            handler.stop.store(true, ordering: .relaxed)
-            try? receiver.close().wait()
+        let instrument = HecateLiveInstrument(host: handler.host, chords: setup.chords, clock: handler.audio,
+                                              announce: { StandardOutput.line($0) })
+        let options = try network.hostOptions()
+        let host = LiveHost(source: network.source(), instrument: instrument, stop: stop, options: options)
+        do { try host.start() } catch {
+            throw ValidationError("cannot listen on udp \(network.host):\(network.port): \(error)")
         }
-        try live.run(handler: handler)
+        StandardOutput.line("hecate: face input on udp \(host.source.localAddress), accepting \(options.allow); "
+            + "pack \(setup.pack.name), key \(setup.key); Ctrl-C to stop")
+        let input = LiveCommand.HostThread(host) { status in
+            if let line = status.instrumentLine { StandardOutput.line(line + "  " + status.countersLine) }
+        }
+        defer { StandardOutput.line(LiveCommand.summary(stop.reason, input.waitUntilFinished()?.success)) }
+        // The face's fade-out is queued before JACK's final period.
+        try live.run(handler: handler, stop: stop, beforeFinalPeriod: { input.waitUntilFinished() })
     }
 
     static let mappingGuide = """
@@ -308,18 +308,16 @@ struct HecateSetup {
     var initialCommands: [DroneSynthEngine.Command]
 }
 
-/// Live: JACK renders the engine; a control thread turns OSC packets into face commands. MIDI clock on
+/// Live: JACK renders the engine; the live host turns OSC into face commands. MIDI clock on
 /// `midi_in` (from a DAW or a drum machine) sets the tempo of the arpeggiator and tremolo.
 final class HecateJACKHandler: JACKProcessHandler, @unchecked Sendable {
     let audio: EngineProcessHandler<DroneSynthEngine>
     var host: EngineHost<DroneSynthEngine> { audio.host }
-    let inbox = Mutex<[ReceivedOSCPacket]>([])
-    let stop = Atomic<Bool>(false)
-    let setup: HecateSetup
 
     init(setup: HecateSetup) {
-        self.setup = setup
-        audio = EngineProcessHandler(engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key))
+        // DroneSynthEngine's output limiter uses BrickwallLimiter's default 5 ms look-ahead.
+        audio = EngineProcessHandler(engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key),
+                                     latency: { _, rate in max(1, Int((0.005 * rate).rounded())) })
         for c in setup.initialCommands { audio.host.send(c) }
     }
 
@@ -327,51 +325,10 @@ final class HecateJACKHandler: JACKProcessHandler, @unchecked Sendable {
         audio.prepare(sampleRate: sampleRate, maximumFrames: maximumFrames)
     }
 
+    var processingLatency: Int { audio.processingLatency }
+
     func process(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                  midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput) {
         audio.process(frameCount: frameCount, left: left, right: right, midiIn: midiIn, midiOut: &midiOut)
-    }
-
-    /// Drains OSC packets every 5 ms: frames → lifecycle → commands; chord sequence by the clock;
-    /// a status line every second.
-    func controlLoop() {
-        var assembler = OSCFrameAssembler()
-        var performance = HecatePerformance()
-        let start = MonotonicClock.now()
-        var nextChord = 1
-        var lastStatus = start
-        var followedBPM: Double?
-        while !stop.load(ordering: .relaxed) {
-            let packets = inbox.withLock { q -> [ReceivedOSCPacket] in defer { q.removeAll(keepingCapacity: true) }; return q }
-            for packet in packets {
-                for frame in assembler.ingest(packet.packet, at: packet.time) {
-                    for c in performance.commands(for: frame) { host.send(c) }
-                }
-            }
-            let now = MonotonicClock.now()
-            for frame in assembler.flush(now: now) { for c in performance.commands(for: frame) { host.send(c) } }
-            for c in performance.advance(to: now) { host.send(c) }
-            // Clock tempo changes of 0.05 BPM or more reach the engine; a smoothed clock jitters less.
-            if let bpm = audio.clockBPM, abs(bpm - (followedBPM ?? 0)) >= 0.05 {
-                host.send(.bpm(bpm))
-                if followedBPM.map({ abs($0 - bpm) >= 0.5 }) ?? true {
-                    print(String(format: "MIDI clock in: %.1f BPM", bpm))
-                }
-                followedBPM = bpm
-            }
-            while nextChord < setup.chords.count && now - start >= setup.chords[nextChord].0 {
-                host.send(.chord(setup.chords[nextChord].1))
-                nextChord += 1
-            }
-            if now - lastStatus >= 1, let s = host.latestSnapshot().snapshot {
-                lastStatus = now
-                let face = performance.lifecycle.snapshot.present.contains(.face) ? "face" : "no face"
-                print(String(format: "%@  root %.2f 3rd %.2f 5th %.2f 7th %.2f 9th %.2f oct %.2f bass %.2f  filter %.2f  RMS %.1f dBFS",
-                             face, s.root, s.third, s.fifth, s.seventh, s.ninth, s.octave, s.bass, s.filterSweep,
-                             20 * log10(max(Double(s.rms), 1e-9))))
-                fflush(nil)
-            }
-            usleep(5_000)
-        }
     }
 }

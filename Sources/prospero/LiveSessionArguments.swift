@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import LiveHost
+import LiveHostPOSIX
 import ProsperoJACK
 
 /// The JACK options of every live command (`prospero play` and later instruments):
@@ -38,18 +40,23 @@ struct LiveSessionArguments: ParsableArguments {
             audioConnection: connectAudio ? .automatic : .never,
             midiInputSources: midiIn,
             midiOutputDestinations: midiOut,
-            duration: duration.map { .milliseconds(Int(($0 * 1000).rounded())) },
-            reconnect: reconnect
+            duration: nil,  // the command's LiveStop ends everything at the duration (LiveCommand.begin)
+            reconnect: reconnect,
+            handlesSignals: false  // LiveCommand.begin installed them for the whole command
         )
     }
 
-    /// Plays `handler` live until Ctrl-C/SIGTERM, the duration, or server shutdown. Exits non-zero
-    /// (after saying why) when JACK is missing or unreachable, a port is unknown, or the server shut down.
-    func run(handler: any JACKProcessHandler) throws {
+    /// Plays `handler` live until `stop` (a signal, the duration, another part) or server shutdown.
+    /// Exits non-zero (after saying why) when JACK is missing or unreachable, a port is unknown, or
+    /// the server shut down; requests `stop` then too, so the command's other parts end.
+    func run(handler: any JACKProcessHandler, stop: LiveStop, beforeFinalPeriod: (@Sendable () -> Void)? = nil) throws {
         let outcome: LiveSessionOutcome
         do {
-            outcome = try LiveSession(handler: handler, options: options).run()
+            let session = LiveSession(handler: handler, options: options, stop: stop, log: { StandardOutput.line($0) })
+            session.beforeFinalPeriod = beforeFinalPeriod
+            outcome = try session.run()
         } catch {
+            stop.request(.failed("\(error)"))
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode.failure
         }

@@ -1,10 +1,9 @@
 import ArgumentParser
 import Enobarbus
-import EnobarbusUDP
 import Foundation
 import Horatio
-import NIOCore
-import Synchronization
+import LiveHost
+import LiveHostPOSIX
 
 #if canImport(Glibc)
 import Glibc
@@ -26,56 +25,30 @@ struct OSCCommand: ParsableCommand {
 }
 
 struct OSCListenOptions: ParsableArguments {
-    @Option(help: "UDP port to listen on.")
-    var port: Int = 9000
-    @Option(help: "Interface to bind. Only 127.0.0.1 by default; use 0.0.0.0 to accept other machines.")
-    var host: String = "127.0.0.1"
+    @OptionGroup var network: LiveInputArguments
     @Option(help: "Stop after this many seconds (default: run until Ctrl-C).")
     var duration: Double?
     @Option(help: "Seconds without frames after which a source is lost.")
     var timeout: Double = 0.25
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be positive") }
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be positive") }
     }
 }
 
-/// Set by SIGINT; the receive loops poll it.
-let interruptRequested = Atomic<Bool>(false)
-
-/// Collects packets from the receiver's event loop for the command's main loop.
-final class PacketInbox: Sendable {
-    let queue = Mutex<[ReceivedOSCPacket]>([])
-    func take() -> [ReceivedOSCPacket] { queue.withLock { q in defer { q.removeAll(keepingCapacity: true) }; return q } }
-}
-
-/// Runs the receive loop until Ctrl-C or `duration`: binds, then every 20 ms hands the new
-/// packets to `body` and calls `tick`. Returns the receiver's final statistics.
-func runOSCInput(_ options: OSCListenOptions, banner: String,
-                 body: (ReceivedOSCPacket) -> Void, tick: (Double, OSCReceiverStatistics) -> Void) throws -> OSCReceiverStatistics {
-    let inbox = PacketInbox()
-    let receiver = try OSCUDPReceiver.bind(host: options.host, port: options.port, bufferLimit: 0) { packet in
-        inbox.queue.withLock { $0.append(packet) }
-    }.wait()
-    interruptRequested.store(false, ordering: .relaxed)
-    signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
-    defer { signal(SIGINT, SIG_DFL) }
-    print("\(banner) on udp \(receiver.localAddress) (Ctrl-C to stop)")
-    fflush(nil)
-    let start = MonotonicClock.now()
-    while !interruptRequested.load(ordering: .relaxed) {
-        let now = MonotonicClock.now()
-        if let d = options.duration, now - start >= d { break }
-        for packet in inbox.take() { body(packet) }
-        tick(now, receiver.statistics)
-        usleep(20_000)
+/// Runs `instrument` on the live host until `stop` (Ctrl-C, SIGTERM, SIGHUP, the duration); prints the
+/// banner once listening and hands every status snapshot to `onStatus`. Returns the final status.
+func runOSCInput(_ options: OSCListenOptions, stop: LiveStop, banner: String, instrument: any LiveInstrument, statusInterval: Double,
+                 onStatus: @escaping (LiveHostStatus) -> Void) throws -> (LiveStopReason?, LiveHostStatus) {
+    let hostOptions = try options.network.hostOptions(tick: 0.01, statusInterval: statusInterval)
+    let host = LiveHost(source: options.network.source(), instrument: instrument, stop: stop, options: hostOptions)
+    do { try host.start() } catch {
+        throw ValidationError("cannot listen on udp \(options.network.host):\(options.network.port): \(error)")
     }
-    for packet in inbox.take() { body(packet) }
-    let statistics = receiver.statistics
-    try receiver.close().wait()
-    return statistics
+    StandardOutput.line("\(banner) on udp \(host.source.localAddress), accepting \(hostOptions.allow) (Ctrl-C to stop)")
+    let status = try host.run(onStatus: onStatus)
+    return (stop.reason, status)
 }
 
 struct OSCMonitorCommand: ParsableCommand {
@@ -85,25 +58,40 @@ struct OSCMonitorCommand: ParsableCommand {
     @OptionGroup var listen: OSCListenOptions
 
     func run() throws {
-        var assembler = OSCFrameAssembler()
-        var lifecycle = SourceLifecycle(timeout: listen.timeout)
-        var monitor = SourceMonitor()
+        let instrument = MonitorInstrument(timeout: listen.timeout)
         let interactive = isatty(STDOUT_FILENO) == 1
-        var lastPrint = MonotonicClock.now()
-        let stats = try runOSCInput(listen, banner: "prospero osc monitor", body: { received in
-            let frames = assembler.ingest(received.packet, at: received.time)
-            for event in lifecycle.ingest(frames, at: received.time) { monitor.note(event) }
-        }, tick: { now, stats in
-            for event in lifecycle.ingest(assembler.flush(now: now), at: now) { monitor.note(event) }
-            guard now - lastPrint >= 0.5 else { return }
-            let lines = monitor.report(now: now, lifecycle: lifecycle, assembler: assembler, statistics: stats)
-            if interactive { print("\u{1B}[H\u{1B}[2J", terminator: "") }
-            print(lines.joined(separator: "\n") + (interactive ? "" : "\n"))
-            fflush(nil)
-            lastPrint = now
-        })
-        print("stopped: \(stats.packets) packets, \(stats.malformed) malformed, \(assembler.acceptedMessages) messages accepted, \(assembler.rejectedMessages) rejected")
+        let (reason, status) = try runOSCInput(listen, stop: LiveCommand.begin(duration: listen.duration), banner: "prospero osc monitor", instrument: instrument, statusInterval: 0.5) { status in
+            let lines = instrument.report(status)
+            if interactive { StandardOutput.write("\u{1B}[H\u{1B}[2J") }
+            StandardOutput.line(lines.joined(separator: "\n") + (interactive ? "" : "\n"))
+        }
+        StandardOutput.line(LiveCommand.summary(reason, status)
+            + ", \(status.acceptedMessages) messages accepted, \(status.rejectedMessages) rejected")
     }
+}
+
+/// The monitor as a live instrument: frames → lifecycle → per-source rates and events.
+final class MonitorInstrument: LiveInstrument {
+    var lifecycle: SourceLifecycle
+    var monitor = SourceMonitor()
+    var now = 0.0
+
+    init(timeout: Double) { lifecycle = SourceLifecycle(timeout: timeout) }
+
+    func receive(_ frames: [TrackingFrame], at time: Double) {
+        for event in lifecycle.ingest(frames, at: time) { monitor.note(event) }
+    }
+
+    func advance(to time: Double) {
+        now = time
+        for event in lifecycle.advance(to: time) { monitor.note(event) }
+    }
+
+    func finish(at time: Double) {}
+
+    func statusLine(at time: Double) -> String? { nil }
+
+    func report(_ status: LiveHostStatus) -> [String] { monitor.report(now: now, lifecycle: lifecycle, status: status) }
 }
 
 /// Per-source frame counts and the text lines the monitor prints.
@@ -130,8 +118,7 @@ struct SourceMonitor {
         if events.count > 5 { events.removeFirst(events.count - 5) }
     }
 
-    mutating func report(now: Double, lifecycle: SourceLifecycle, assembler: OSCFrameAssembler,
-                         statistics: OSCReceiverStatistics) -> [String] {
+    mutating func report(now: Double, lifecycle: SourceLifecycle, status: LiveHostStatus) -> [String] {
         var lines: [String] = []
         for id in lifecycle.snapshot.present {
             let times = (frameTimes[id] ?? []).filter { $0 > now - 1 }
@@ -140,10 +127,10 @@ struct SourceMonitor {
             lines.append("\(id.description.padding(toLength: 7, withPad: " ", startingAt: 0)) \(rate)  \(summary(lifecycle.snapshot[id]))")
         }
         if lines.isEmpty { lines.append("(no sources)") }
-        lines.append("packets \(statistics.packets)  malformed \(statistics.malformed)  dropped \(statistics.dropped)"
-            + "  accepted \(assembler.acceptedMessages)  rejected \(assembler.rejectedMessages)  ignored \(assembler.ignoredMessages)")
-        if let e = statistics.lastError { lines.append("last malformed packet from \(statistics.lastErrorSender ?? "?"): \(e)") }
-        if let r = assembler.lastRejection { lines.append("last rejected message: \(r)") }
+        lines.append(status.countersLine)
+        if let e = status.lastMalformed { lines.append("last malformed packet: \(e)") }
+        if let s = status.lastRefusedSender { lines.append("last refused sender: \(s) (not in the allow-list)") }
+        if let r = status.lastRejection { lines.append("last rejected message: \(r)") }
         if !events.isEmpty { lines.append("events: " + events.joined(separator: "; ")) }
         return lines
     }
@@ -187,44 +174,70 @@ struct OSCRecordCommand: ParsableCommand {
         defer { try? handle.close() }
         let created = ISO8601DateFormatter().string(from: Date())
         try handle.write(contentsOf: Data((Recording.headerLine(created: created, note: note) + "\n").utf8))
-        var assembler = OSCFrameAssembler()
-        var start: Double?
-        var count = 0
-        var pending = ""
-        var lastFlush = MonotonicClock.now()
-        var writeError: (any Error)?
-        // The file stays readable: recording stops at the reader's frame and size limits.
-        let limits = RecordingLimits()
-        var bytes = 0
-        var full = false
-        func add(_ frames: [TrackingFrame]) {
-            for var frame in frames where !full {
-                frame.timestamp = frame.timestamp - (start ?? frame.timestamp)
-                let line = Recording.line(for: frame) + "\n"
-                guard count < limits.maximumFrames, bytes + line.utf8.count < limits.maximumBytes - 4096 else {
-                    full = true
-                    interruptRequested.store(true, ordering: .relaxed)
-                    FileHandle.standardError.write(Data("prospero osc record: stopped at the recording limit (\(limits.maximumFrames) frames or \(limits.maximumBytes) bytes)\n".utf8))
-                    return
-                }
-                pending += line
-                bytes += line.utf8.count
-                count += 1
-            }
+        let stop = LiveCommand.begin(duration: listen.duration)
+        let recorder = RecorderInstrument(handle: handle) {
+            // The file stays readable: recording stops at the reader's frame and size limits.
+            FileHandle.standardError.write(Data("prospero osc record: stopped at the recording limit (\($0.maximumFrames) frames or \($0.maximumBytes) bytes)\n".utf8))
+            stop.request(.requested)
         }
-        let stats = try runOSCInput(listen, banner: "prospero osc record \(file)", body: { received in
-            start = start ?? received.time
-            add(assembler.ingest(received.packet, at: received.time))
-        }, tick: { now, _ in
-            add(assembler.flush(now: now))
-            guard now - lastFlush >= 0.25, !pending.isEmpty, writeError == nil else { return }
-            do { try handle.write(contentsOf: Data(pending.utf8)) } catch { writeError = error }
-            pending = ""
-            lastFlush = now
-        })
-        add(assembler.flush(now: .infinity))
-        if !pending.isEmpty, writeError == nil { try handle.write(contentsOf: Data(pending.utf8)) }
-        if let writeError { throw writeError }
-        print("recorded \(count) frames to \(file) (\(stats.packets) packets, \(stats.malformed) malformed)")
+        let (reason, status) = try runOSCInput(listen, stop: stop, banner: "prospero osc record \(file)", instrument: recorder,
+                                               statusInterval: 1) { _ in }
+        if let error = recorder.writeError { throw ValidationError("writing \(file): \(error)") }
+        StandardOutput.line("recorded \(recorder.count) frames to \(file) (\(LiveCommand.summary(reason, status)))")
+    }
+}
+
+/// The recorder as a live instrument: one whole JSON line per frame, written in whole lines a
+/// quarter of a second at a time and at the stop, so the file is complete whenever it ends.
+final class RecorderInstrument: LiveInstrument {
+    let handle: FileHandle
+    let limits = RecordingLimits()
+    /// Called once when the next line would pass the reader's frame or size limit.
+    let onFull: (RecordingLimits) -> Void
+    private(set) var count = 0
+    private var bytes = 0
+    private var full = false
+    private(set) var writeError: (any Error)?
+    private var start: Double?
+    private var pending = ""
+    private var lastFlush = 0.0
+
+    init(handle: FileHandle, onFull: @escaping (RecordingLimits) -> Void) {
+        self.handle = handle
+        self.onFull = onFull
+    }
+
+    func receive(_ frames: [TrackingFrame], at time: Double) {
+        for var frame in frames where !full {
+            let t0 = start ?? frame.timestamp
+            start = t0
+            frame.timestamp = frame.timestamp - t0
+            let line = Recording.line(for: frame) + "\n"
+            guard count < limits.maximumFrames, bytes + line.utf8.count < limits.maximumBytes - 4096 else {
+                full = true
+                onFull(limits)
+                return
+            }
+            pending += line
+            bytes += line.utf8.count
+            count += 1
+        }
+    }
+
+    func advance(to time: Double) {
+        if time - lastFlush >= 0.25 {
+            flush()
+            lastFlush = time
+        }
+    }
+
+    func finish(at time: Double) { flush() }
+
+    func statusLine(at time: Double) -> String? { "\(count) frames recorded" }
+
+    private func flush() {
+        guard !pending.isEmpty, writeError == nil else { return }
+        do { try handle.write(contentsOf: Data(pending.utf8)) } catch { writeError = error }
+        pending = ""
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Ariel
 import Foundation
+import LiveHost
+import LiveHostPOSIX
 import ProsperoJACK
 
 /// `prospero play`: the built-in polyphonic synth live through JACK, played from MIDI input.
@@ -22,48 +24,35 @@ struct PlayCommand: ParsableCommand {
 
     func run() throws {
         let settings = try synth.settings()
+        let stop = LiveCommand.begin(duration: live.duration)
         let engine = PolySynth(capacity: max(16, settings.polyphony), settings: settings)
-        let handler = EngineProcessHandler(engine: engine)
-        let monitor = ClockMonitor(handler: handler)
-        monitor.start()
-        defer { monitor.stop() }
-        try live.run(handler: handler)
+        let handler = EngineProcessHandler(engine: engine, latency: { engine, _ in engine.latencySamples })
+        ClockMonitor(handler: handler, stop: stop).start()
+        try live.run(handler: handler, stop: stop)
     }
 }
 
 /// Prints the MIDI clock tempo when it changes, polling the handler from a background thread
-/// (the audio thread never prints).
+/// (the audio thread never prints) until the command's stop.
 private final class ClockMonitor: @unchecked Sendable {
     private let handler: EngineProcessHandler<PolySynth>
-    private let stopped = NSCondition()
-    private var isStopped = false
-    private var thread: Thread?
+    private let stop: LiveStop
 
-    init(handler: EngineProcessHandler<PolySynth>) { self.handler = handler }
+    init(handler: EngineProcessHandler<PolySynth>, stop: LiveStop) {
+        self.handler = handler
+        self.stop = stop
+    }
 
     func start() {
         let thread = Thread { [self] in
             var printed: Double?
-            while true {
-                stopped.lock()
-                if !isStopped { _ = stopped.wait(until: Date(timeIntervalSinceNow: 0.25)) }
-                let done = isStopped
-                stopped.unlock()
-                if done { return }
+            while stop.wait(timeout: .milliseconds(250)) == nil {
                 if let bpm = handler.clockBPM, printed.map({ abs($0 - bpm) >= 0.5 }) ?? true {
-                    print(String(format: "MIDI clock: %.1f BPM", bpm))
+                    StandardOutput.line(String(format: "MIDI clock: %.1f BPM", bpm))
                     printed = bpm
                 }
             }
         }
-        self.thread = thread
         thread.start()
-    }
-
-    func stop() {
-        stopped.lock()
-        isStopped = true
-        stopped.signal()
-        stopped.unlock()
     }
 }

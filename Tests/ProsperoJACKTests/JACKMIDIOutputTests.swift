@@ -30,6 +30,26 @@ import Testing
         #expect(out.droppedCount == 0)
     }
 
+    /// 2000 messages in reverse and shuffled frame order (many sharing a frame): the flush is the
+    /// stable order by frame (send order within a frame), computed here by ranking (frame, send index).
+    @Test(arguments: [0, 1, 2])
+    func aFullPeriodInAnyOrderIsSortedStably(seed: Int) {
+        let storage = JACKMIDIOutputStorage(eventCapacity: 2048, byteCapacity: 32_768)
+        var out = storage.makeOutput(frameCount: 1024)
+        var state = UInt64(seed) &* 6364136223846793005 &+ 1442695040888963407
+        var sent: [(frame: Int, index: Int, bytes: [UInt8])] = []
+        for index in 0..<2000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let frame = seed == 0 ? 1023 - index / 2 : Int(state >> 33) % 300  // reverse, or 300 frames shared
+            let bytes: [UInt8] = [0xB0 | UInt8(index % 16), UInt8((index / 16) % 128), UInt8(index % 128)]
+            out.send(bytes[0], bytes[1], bytes[2], atFrame: frame)
+            sent.append((frame, index, bytes))
+        }
+        let expected = sent.sorted { ($0.frame, $0.index) < ($1.frame, $1.index) }.map { TimedMIDI(frame: $0.frame, bytes: $0.bytes) }
+        #expect(flushed(out) == expected)
+        #expect(out.droppedCount == 0)
+    }
+
     @Test func dropsAndCountsFramesOutsideThePeriodAndOverflow() {
         let storage = JACKMIDIOutputStorage(eventCapacity: 2, byteCapacity: 64)
         var out = storage.makeOutput(frameCount: 16)

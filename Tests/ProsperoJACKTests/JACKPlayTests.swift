@@ -88,3 +88,32 @@ extension JACKClientTests {
         #expect(handler.receivedEventCount == 0, "clock and transport are not notes for the synth")
     }
 }
+
+extension JACKClientTests {
+    /// The poly synth's limiter look-ahead (5 ms = 240 frames at 48 kHz) reaches JACK as port latency:
+    /// midi_in's playback latency is the outputs' plus 240 frames, and the outputs' capture latency is
+    /// midi_in's plus 240, so a DAW compensates the synth's delay.
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func theLimitersLookAheadIsReportedAsPortLatency() throws {
+        let server = try JACKTestServer(period: 1024)
+        let client = try JACKClient(configuration: server.configuration)
+        let handler = EngineProcessHandler(engine: PolySynth(capacity: 4, settings: PolySynthSettings()),
+                                           latency: { engine, _ in engine.latencySamples })
+        try client.activate(handler: handler)
+        defer { client.close() }
+        #expect(handler.processingLatency == 240)
+        try waitUntil("the outputs to connect") { (try? client.connect(client.ports.leftOutput, to: "system:playback_1")) != nil }
+        try client.connect(client.ports.rightOutput, to: "system:playback_2")
+        try waitUntil("JACK to recompute latencies") {
+            let out = client.latencyRange(of: client.ports.leftOutput, playback: true)
+            let input = client.latencyRange(of: client.ports.midiInput, playback: true)
+            return out != nil && input != nil && out!.upperBound > 0 && input!.upperBound == out!.upperBound + 240
+        }
+        let out = try #require(client.latencyRange(of: client.ports.leftOutput, playback: true))
+        let input = try #require(client.latencyRange(of: client.ports.midiInput, playback: true))
+        #expect(input.lowerBound == out.lowerBound + 240 && input.upperBound == out.upperBound + 240, "\(out) \(input)")
+        let captured = try #require(client.latencyRange(of: client.ports.leftOutput, playback: false))
+        let inputCaptured = try #require(client.latencyRange(of: client.ports.midiInput, playback: false))
+        #expect(captured.upperBound == inputCaptured.upperBound + 240, "\(inputCaptured) \(captured)")
+    }
+}

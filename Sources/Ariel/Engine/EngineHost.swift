@@ -22,12 +22,18 @@ public final class EngineHost<Engine: AudioEngine>: @unchecked Sendable {
     private var snapshotInterval: Int
     private var framesSinceSnapshot = 0
     private let snapshotsPerSecond: Double
+    /// Commands applied at most per block; the rest wait for the next block, so a burst of
+    /// commands never makes one period long.
+    public let maximumCommandsPerBlock: Int
 
     /// - Parameters:
     ///   - commandCapacity: commands that can wait between two blocks (rounded up to a power of two).
     ///   - snapshotsPerSecond: how often the audio thread publishes display state, 1…240 Hz.
-    public init(engine: Engine, spec: ProcessSpec, commandCapacity: Int = 1024, snapshotsPerSecond: Double = 30) {
+    ///   - maximumCommandsPerBlock: commands applied per block at most (≥ 1); leftovers wait a block.
+    public init(engine: Engine, spec: ProcessSpec, commandCapacity: Int = 1024, snapshotsPerSecond: Double = 30,
+                maximumCommandsPerBlock: Int = 128) {
         self.engine = engine
+        self.maximumCommandsPerBlock = max(1, maximumCommandsPerBlock)
         self.spec = spec
         self.snapshotsPerSecond = snapshotsPerSecond
         commands = SPSCRingBuffer(minimumCapacity: commandCapacity)
@@ -73,7 +79,11 @@ public final class EngineHost<Engine: AudioEngine>: @unchecked Sendable {
         precondition(right.count == frameCount && frameCount <= spec.maximumBlockSize, "block larger than prepared")
         let saved = FlushToZero.enable()
         defer { FlushToZero.restore(saved) }
-        while let command = commands.pop() { engine.handle(command) }
+        var applied = 0
+        while applied < maximumCommandsPerBlock, let command = commands.pop() {
+            engine.handle(command)
+            applied += 1
+        }
         var cursor = 0
         for event in midi {
             let offset = min(max(event.frameOffset, cursor), frameCount)

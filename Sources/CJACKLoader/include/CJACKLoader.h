@@ -88,6 +88,8 @@ typedef int (*pj_jack_nframes_callback)(jack_nframes_t nframes, void *arg);
 typedef int (*pj_jack_xrun_callback)(void *arg);
 typedef void (*pj_jack_shutdown_callback)(void *arg);
 typedef void (*pj_jack_info_shutdown_callback)(int status, const char *reason, void *arg);
+/// JackLatencyCallback: `mode` is PJJackCaptureLatency or PJJackPlaybackLatency.
+typedef void (*pj_jack_latency_callback)(int mode, void *arg);
 
 // MARK: - Loading
 
@@ -101,6 +103,12 @@ const char *pj_jack_load_error(void);
 
 /// Whether the optional jack_on_info_shutdown symbol was found (JACK ≥ 0.116).
 int pj_jack_has_info_shutdown(void);
+/// Whether libjack has jack_set_latency_callback and jack_port_set_latency_range (optional symbols).
+int pj_jack_has_latency_callback(void);
+/// jack_set_latency_callback; -1 when libjack lacks it.
+int pj_jack_set_latency_callback(jack_client_t *client, pj_jack_latency_callback callback, void *arg);
+/// jack_port_set_latency_range; nothing when libjack lacks it.
+void pj_jack_port_set_latency_range(jack_port_t *port, int mode, pj_jack_latency_range_t *range);
 
 /// Silences libjack's error and info messages (quiet = 1) or sends them to stderr (quiet = 0).
 void pj_jack_set_quiet(int quiet);

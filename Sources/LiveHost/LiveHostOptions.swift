@@ -1,0 +1,25 @@
+import Enobarbus
+
+/// How a ``LiveHost`` treats its input.
+public struct LiveHostOptions: Sendable {
+    /// Senders whose datagrams are read; the rest are counted as refused.
+    public var allow: SenderAllowList
+    /// Datagrams queued at most before the oldest are dropped (counted).
+    public var inboxCapacity: Int
+    /// Longest wait without input before the instrument is advanced (seconds): the resolution of
+    /// timeouts and chord changes. Input itself is handled as it arrives.
+    public var tick: Double
+    /// Seconds between status snapshots handed to `onStatus`.
+    public var statusInterval: Double
+    /// The assembler (its enabled formats); the host owns its state once running.
+    public var assembler: OSCFrameAssembler
+
+    public init(allow: SenderAllowList = .loopback, inboxCapacity: Int = 4096, tick: Double = 0.01,
+                statusInterval: Double = 1, assembler: OSCFrameAssembler = OSCFrameAssembler()) {
+        self.allow = allow
+        self.inboxCapacity = inboxCapacity
+        self.tick = tick
+        self.statusInterval = statusInterval
+        self.assembler = assembler
+    }
+}

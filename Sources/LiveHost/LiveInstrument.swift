@@ -1,0 +1,15 @@
+import Enobarbus
+
+/// What a ``LiveHost`` plays: it receives every assembled frame with its arrival time, is advanced
+/// on the host's clock (lifecycle timeouts, chord sequences, clock following) and finished once
+/// when the session stops (note-offs, final commands). Called from the host's input loop only.
+public protocol LiveInstrument: AnyObject {
+    /// Frames assembled from datagrams that arrived at `time` (seconds, the source's clock).
+    func receive(_ frames: [TrackingFrame], at time: Double)
+    /// Time passes without input: sources time out, chords change.
+    func advance(to time: Double)
+    /// The session stops: end every note, send the final commands.
+    func finish(at time: Double)
+    /// One line for the status display (the instrument's part of the snapshot), nil for none.
+    func statusLine(at time: Double) -> String?
+}

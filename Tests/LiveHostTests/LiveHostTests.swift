@@ -1,0 +1,127 @@
+import Enobarbus
+import Foundation
+import LiveHost
+import LiveHostPOSIX
+import ProsperoTestSupport
+import Synchronization
+import Testing
+
+/// An instrument that keeps what the host gives it.
+final class RecordingInstrument: LiveInstrument, @unchecked Sendable {
+    let log = Mutex<[String]>([])
+    let frames = Mutex<[(TrackingFrame, Double)]>([])
+
+    func receive(_ frames: [TrackingFrame], at time: Double) {
+        self.frames.withLock { $0 += frames.map { ($0, time) } }
+    }
+    func advance(to time: Double) {}
+    func finish(at time: Double) { log.withLock { $0.append("finish") } }
+    func statusLine(at time: Double) -> String? { "line" }
+}
+
+/// A source the test feeds by hand.
+final class ScriptedSource: DatagramSource, @unchecked Sendable {
+    let deliver = Mutex<(@Sendable (Datagram) -> Void)?>(nil)
+    let closed = Atomic<Bool>(false)
+    var localAddress: String { "script" }
+    func start(deliver: @escaping @Sendable (Datagram) -> Void) throws { self.deliver.withLock { $0 = deliver } }
+    func close() { closed.store(true, ordering: .relaxed) }
+    func send(_ bytes: [UInt8], from address: String, at time: Double) {
+        let d = deliver.withLock { $0 }
+        d?(Datagram(bytes: bytes, sender: DatagramSender(address: address, port: 5000), arrival: time))
+    }
+}
+
+@Suite struct LiveHostTests {
+    /// `/prospero/touch slot x y pressure` (the native scheme's touch message).
+    static func touch(_ slot: Int32, x: Float, y: Float) -> [UInt8] {
+        try! OSCEncoder.encode(OSCMessage("/prospero/touch", [.int32(slot), .float32(x), .float32(y), .float32(0.5)]))
+    }
+
+    /// The host's run on a thread of its own and its final status.
+    final class HostRun: @unchecked Sendable {
+        private let result = Mutex<LiveHostStatus?>(nil)
+        init(_ host: LiveHost) {
+            let thread = Thread { [self] in let s = try? host.run(); result.withLock { $0 = s } }
+            thread.start()
+        }
+        var status: LiveHostStatus? { result.withLock { $0 } }
+    }
+
+    @Test func framesReachTheInstrumentWithTheirArrivalTimesAndTheStopFinishesItOnce() throws {
+        let source = ScriptedSource()
+        let instrument = RecordingInstrument()
+        let stop = LiveStop()
+        let host = LiveHost(source: source, instrument: instrument, stop: stop)
+        try host.start()
+        let result = HostRun(host)
+        let arrival = MonotonicClock.now()
+        source.send(Self.touch(0, x: 0.25, y: 0.5), from: "127.0.0.1", at: arrival)
+        source.send([1, 2, 3], from: "127.0.0.1", at: arrival)  // not OSC
+        source.send(Self.touch(1, x: 0.75, y: 0.5), from: "192.168.1.9", at: arrival)  // outside the default loopback list
+        // The lone touch's sender frame closes after the assembler's quiet interval, flushed by the host's loop.
+        try waitFor { instrument.frames.withLock { $0.count } >= 1 && host.status.malformed == 1 }
+        stop.request(.requested)
+        try waitFor { result.status != nil }
+        let status = try #require(result.status)
+        let frames = instrument.frames.withLock { $0 }
+        #expect(frames.count == 1)
+        #expect(frames.first?.0.timestamp == arrival)
+        #expect((frames.first?.1 ?? 0) >= arrival)
+        if case .touch(let t)? = frames.first?.0 { #expect(t.slot == 0 && t.x == 0.25) } else { Issue.record("\(frames)") }
+        #expect(status.packets == 1 && status.malformed == 1 && status.refused == 1 && status.frames == 1)
+        #expect(status.lastRefusedSender == "192.168.1.9:5000")
+        #expect(instrument.log.withLock { $0 } == ["finish"])
+        let closed = source.closed.load(ordering: .relaxed)
+        #expect(closed)
+    }
+
+    /// Over real UDP: a sender on 127.0.0.2 is outside an allow-list of 127.0.0.1/32, so its packets
+    /// are dropped unread and counted; the one on 127.0.0.1 is played.
+    @Test func aSenderOutsideTheAllowListIsDroppedAndCounted() throws {
+        let instrument = RecordingInstrument()
+        let stop = LiveStop()
+        let source = UDPDatagramSource(host: "127.0.0.1", port: 0)
+        let host = LiveHost(source: source, instrument: instrument, stop: stop,
+                            options: LiveHostOptions(allow: try SenderAllowList(parsing: ["127.0.0.1/32"])))
+        try host.start()
+        let result = HostRun(host)
+        let outsider = try UDPTestSender(from: "127.0.0.2")
+        let insider = try UDPTestSender(from: "127.0.0.1")
+        for _ in 0..<3 { outsider.send(Self.touch(1, x: 0.9, y: 0.9), port: source.boundPort) }
+        insider.send(Self.touch(0, x: 0.25, y: 0.5), port: source.boundPort)
+        try waitFor { host.status.refused == 3 && host.status.packets == 1 }
+        stop.request(.requested)
+        try waitFor { result.status != nil }
+        let status = try #require(result.status)
+        #expect(status.refused == 3)
+        #expect(status.lastRefusedSender?.hasPrefix("127.0.0.2:") == true)
+        #expect(status.packets == 1)
+        #expect(instrument.frames.withLock { $0.count } == 1)
+    }
+
+    /// The input queue keeps the newest datagrams when the loop falls behind, and the status counts the rest.
+    @Test func aFloodBeyondTheInboxIsCountedAsDropped() throws {
+        let source = ScriptedSource()
+        let instrument = RecordingInstrument()
+        let stop = LiveStop()
+        let host = LiveHost(source: source, instrument: instrument, stop: stop, options: LiveHostOptions(inboxCapacity: 8))
+        try host.start()
+        // Not running yet: everything queues, so 20 datagrams into 8 places drop 12. Each touch repeats
+        // the slot, so each closes the sender frame before it; the stop flushes the last.
+        for k in 0..<20 { source.send(Self.touch(0, x: Float(k) / 20, y: 0.5), from: "127.0.0.1", at: Double(k)) }
+        stop.request(.requested)
+        let status = try host.run()
+        #expect(status.dropped == 12)
+        #expect(status.packets == 8)
+        #expect(instrument.frames.withLock { $0.map(\.0.timestamp) } == (12..<20).map(Double.init))
+    }
+
+    func waitFor(_ condition: () -> Bool) throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            usleep(2_000)
+        }
+    }
+}

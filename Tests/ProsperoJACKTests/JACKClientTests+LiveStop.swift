@@ -1,0 +1,290 @@
+import Enobarbus
+import Foundation
+import Glibc
+import ProsperoJACK
+import ProsperoTestSupport
+import Synchronization
+import Testing
+
+/// Every live command, started as a user or a script starts it (stdout to a file, to a pipe, or as a
+/// background job of a non-interactive shell, which starts it with SIGINT ignored), stops within
+/// 0.5 s of SIGINT, SIGTERM or SIGHUP, exits 0 and prints its summary; `hands` sends its note-offs
+/// and CC 123 to jack_midi_dump, `osc record` leaves a file of whole lines. Part of the serialized
+/// JACK suite (one server per test, stopped by pid).
+extension JACKClientTests {
+    enum StartMode: String, CaseIterable, Sendable { case file, pipe, shellBackground }
+
+    struct LiveRun {
+        var status: Int32
+        /// Seconds from the signal to the process being gone.
+        var stopSeconds: Double
+        var output: String
+    }
+
+    /// Runs `prospero arguments` in `mode`, waits for `ready` in its output, calls `during`, sends
+    /// `signal` and measures how long the process takes to end.
+    static func runLive(_ arguments: [String], server: String, mode: StartMode, signal: Int32,
+                        ready: String, secondSignalAfter: Duration? = nil, during: () throws -> Void = {}) throws -> LiveRun {
+        guard let prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-stop-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outFile = directory.appendingPathComponent("out.log").path
+        let pidFile = directory.appendingPathComponent("pid").path
+        let statusFile = directory.appendingPathComponent("status").path
+        FileManager.default.createFile(atPath: outFile, contents: nil)
+
+        let process = Process()
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_DEFAULT_SERVER"] = server
+        environment["JACK_NO_START_SERVER"] = "1"
+        process.environment = environment
+        let collected = Mutex(Data())
+        let pipe = Pipe()
+        switch mode {
+        case .file:
+            process.executableURL = prospero
+            process.arguments = arguments
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: outFile))
+            process.standardOutput = handle
+            process.standardError = handle
+        case .pipe:
+            process.executableURL = prospero
+            process.arguments = arguments
+            process.standardOutput = pipe
+            process.standardError = pipe
+            pipe.fileHandleForReading.readabilityHandler = { h in
+                let data = h.availableData
+                collected.withLock { $0.append(data) }
+            }
+        case .shellBackground:
+            break
+        }
+        process.standardInput = FileHandle.nullDevice
+        var shell: pid_t = 0
+        if mode == .shellBackground {
+            // sh starts an asynchronous list with SIGINT and SIGQUIT ignored (POSIX 2.11).
+            shell = try Self.spawnShell("\"$0\" \"$@\" > '\(outFile)' 2>&1 & echo $! > '\(pidFile)'; wait $!; echo $? > '\(statusFile)'",
+                                        [prospero.path] + arguments, environment: environment)
+        } else {
+            try process.run()
+        }
+        defer { if mode != .shellBackground && process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var shellStatus: Int32 = 0
+        func isRunning() -> Bool {
+            guard mode == .shellBackground else { return process.isRunning }
+            return waitpid(shell, &shellStatus, WNOHANG) == 0
+        }
+        func output() -> String {
+            mode == .pipe ? String(decoding: collected.withLock { $0 }, as: UTF8.self)
+                : ((try? String(contentsOfFile: outFile, encoding: .utf8)) ?? "")
+        }
+        var pid = process.processIdentifier
+        if mode == .shellBackground {
+            try waitUntil("the background job's pid") {
+                (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } != nil
+            }
+            pid = Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))!
+        }
+        defer { kill(pid, SIGKILL) }
+        try waitUntil("'\(ready)' from prospero \(arguments.joined(separator: " "))", timeout: .seconds(10)) {
+            output().contains(ready) || !isRunning()
+        }
+        try #require(isRunning(), "prospero ended early: \(output())")
+        try during()
+        let signalled = ContinuousClock.now
+        kill(pid, signal)
+        if let secondSignalAfter {
+            usleep(UInt32(secondSignalAfter / .microseconds(1)))
+            kill(pid, signal)
+        }
+        do {
+            try waitUntil("prospero to stop", timeout: .seconds(5)) {
+                mode == .shellBackground ? Self.hasEnded(pid) : !process.isRunning
+            }
+        } catch {
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? "(no /proc entry)"
+            Issue.record("\(mode): prospero \(arguments.joined(separator: " ")) did not stop on signal \(signal):\n\(output())\n\(state)")
+            throw error
+        }
+        let stopSeconds = Double((ContinuousClock.now - signalled) / .milliseconds(1)) / 1000
+        try waitUntil("the shell to end", timeout: .seconds(5)) { !isRunning() }
+        let status: Int32
+        if mode == .shellBackground {
+            status = Int32(try String(contentsOfFile: statusFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        } else {
+            status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+        }
+        if mode == .pipe {
+            pipe.fileHandleForReading.readabilityHandler = nil
+            let rest = pipe.fileHandleForReading.readDataToEndOfFile()
+            collected.withLock { $0.append(rest) }
+        }
+        return LiveRun(status: status, stopSeconds: stopSeconds, output: output())
+    }
+
+    /// Starts `/bin/sh -c script arguments…` with no signal blocked and every signal at its default
+    /// (Foundation's Process hands its children the test runner's blocked SIGCHLD, on which dash's
+    /// `wait` never returns), as a login shell script would run.
+    static func spawnShell(_ script: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGPIPE] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ["/bin/sh", "-c", script] + arguments
+        let envp = environment.map { "\($0.key)=\($0.value)" }
+        var cArgv = argv.map { strdup($0) } + [nil]
+        var cEnvp = envp.map { strdup($0) } + [nil]
+        defer { (cArgv + cEnvp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, "/bin/sh", nil, &attributes, &cArgv, &cEnvp)
+        guard result == 0 else { throw PeerMissing(tool: "/bin/sh (posix_spawn failed: \(result))") }
+        return pid
+    }
+
+    /// Whether `pid` is gone or a zombie (ended, not yet reaped by its shell).
+    static func hasEnded(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return true }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+
+    static func expectCleanStop(_ run: LiveRun, _ what: String, signal: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
+        let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][signal] ?? "?"
+        #expect(run.status == 0, "\(what): exit status \(run.status)\n\(run.output)", sourceLocation: sourceLocation)
+        #expect(run.stopSeconds < 0.5, "\(what): took \(run.stopSeconds) s to stop", sourceLocation: sourceLocation)
+        #expect(run.output.contains("stopped by \(name)"), "\(what): no summary\n\(run.output)", sourceLocation: sourceLocation)
+    }
+
+    static var freePort: Int { 20_000 + Int(getpid() % 20_000) + Int.random(in: 0..<5_000) }
+
+    static let liveStopRunnable = Peers.runnable("jackd") && (Peers.required || JACKClientTests.prospero != nil)
+
+    @Test(.enabled(if: liveStopRunnable))
+    func playStopsOnEverySignalHoweverItWasStarted() throws {
+        let server = try JACKTestServer(period: 1024)
+        for (mode, signal) in [(StartMode.file, SIGINT), (.pipe, SIGTERM), (.shellBackground, SIGINT), (.shellBackground, SIGTERM), (.file, SIGHUP)] {
+            let run = try Self.runLive(["play", "--client-name", "StopPlay", "--no-connect-audio"], server: server.name,
+                                       mode: mode, signal: signal, ready: "playback latency")
+            Self.expectCleanStop(run, "play, \(mode)", signal: signal)
+            #expect(run.output.contains("Stopped (stopped by"), "\(run.output)")
+        }
+    }
+
+    /// A second signal while the stop is under way (JACK's final periods take about three 21 ms
+    /// periods here) ends the process at once with 128 + the signal, and says so.
+    @Test(.enabled(if: liveStopRunnable))
+    func aSecondSignalDuringTheStopExitsAtOnceWith130Or143() throws {
+        let server = try JACKTestServer(period: 1024)
+        for (signal, status) in [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] {
+            let run = try Self.runLive(["play", "--client-name", "StopTwice", "--no-connect-audio"], server: server.name,
+                                       mode: .file, signal: signal, ready: "playback latency", secondSignalAfter: .milliseconds(5))
+            let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+            #expect(run.status == status, "\(run.output)")
+            #expect(run.output.contains("second \(name) during shutdown; exiting now (\(status))"), "\(run.output)")
+            #expect(run.stopSeconds < 0.5)
+        }
+    }
+
+    @Test(.enabled(if: liveStopRunnable))
+    func hecateAndTheOSCCommandsStopHoweverTheyWereStarted() throws {
+        let server = try JACKTestServer(period: 1024)
+        for (mode, signal) in [(StartMode.file, SIGTERM), (.pipe, SIGINT), (.shellBackground, SIGINT)] {
+            let run = try Self.runLive(["hecate", "--client-name", "StopHecate", "--no-connect-audio", "--port", "\(Self.freePort)"],
+                                       server: server.name, mode: mode, signal: signal, ready: "playback latency")
+            Self.expectCleanStop(run, "hecate, \(mode)", signal: signal)
+        }
+        for (mode, signal) in [(StartMode.shellBackground, SIGINT), (.pipe, SIGTERM), (.file, SIGHUP)] {
+            let run = try Self.runLive(["osc", "monitor", "--port", "\(Self.freePort)"], server: server.name,
+                                       mode: mode, signal: signal, ready: "Ctrl-C to stop")
+            Self.expectCleanStop(run, "osc monitor, \(mode)", signal: signal)
+        }
+    }
+
+    /// `osc record` stopped while touches stream in: every line of the file is whole and the file
+    /// reads back with as many frames as the command reports.
+    @Test(.enabled(if: liveStopRunnable))
+    func oscRecordLeavesACompleteFileOnEveryStop() throws {
+        for (mode, signal) in [(StartMode.shellBackground, SIGINT), (.file, SIGTERM), (.pipe, SIGINT)] {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("stop-record-\(getpid())-\(mode).jsonl").path
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let port = Self.freePort
+            let sender = try UDPTestSender()
+            let run = try Self.runLive(["osc", "record", file, "--port", "\(port)"], server: "none", mode: mode, signal: signal,
+                                       ready: "Ctrl-C to stop") {
+                for k in 0..<200 {
+                    sender.send(try! OSCEncoder.encode(OSCMessage("/prospero/touch", [.int32(0), .float32(Float(k) / 200), .float32(0.5), .float32(0.5)])), port: port)
+                    usleep(1_000)
+                }
+            }
+            Self.expectCleanStop(run, "osc record, \(mode)", signal: signal)
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+            #expect(bytes.last == UInt8(ascii: "\n"), "the file ends with a whole line")
+            let recording = try RecordingReader.parse(bytes)
+            #expect(recording.frames.count > 0)
+            #expect(run.output.contains("recorded \(recording.frames.count) frames"), "\(run.output)")
+        }
+    }
+
+    /// A hand holds A4 (its timeout is long, so only the stop can end the note); on the signal, the
+    /// note-off and CC 123 reach jack_midi_dump before the command exits 0.
+    @Test(.enabled(if: liveStopRunnable && Peers.runnable("jack_midi_dump")))
+    func handsStopsWithNoteOffsAtMidiDumpHoweverItWasStarted() throws {
+        let server = try JACKTestServer(period: 1024)
+        let probe = try JACKClient(configuration: server.configuration(client: "probe"))
+        defer { probe.close() }
+        for (k, (mode, signal)) in [(StartMode.shellBackground, SIGINT), (.file, SIGTERM), (.pipe, SIGHUP)].enumerated() {
+            let dump = try server.peer("jack_midi_dump", ["-a", "dump\(k)"])
+            try waitUntil("dump\(k):input") { probe.portInfo(named: "dump\(k):input") != nil }
+            let port = Self.freePort
+            let sender = try UDPTestSender()
+            let run = try Self.runLive(["hands", "--client-name", "StopHands", "--no-connect-audio", "--port", "\(port)",
+                                        "--timeout", "10", "--midi-out", "dump\(k):input"],
+                                       server: server.name, mode: mode, signal: signal, ready: "playback latency") {
+                for _ in 0..<3 {
+                    sender.send(Self.handMessage(height: 9.5 / 11), port: port)
+                    usleep(30_000)
+                }
+                usleep(150_000)  // the note-on leaves in the next periods
+            }
+            usleep(200_000)
+            dump.stop()
+            Self.expectCleanStop(run, "hands, \(mode)", signal: signal)
+            let received = Self.parseDump(dump.readOutput()).map(\.bytes)
+            let noteOn = received.firstIndex { $0.count == 3 && $0[0] == 0x90 && $0[1] == 69 && $0[2] > 0 }
+            let noteOff = received.lastIndex { $0.count == 3 && ($0[0] == 0x80 || ($0[0] == 0x90 && $0[2] == 0)) && $0[1] == 69 }
+            let allNotesOff = received.lastIndex { $0 == [0xB0, 123, 0] }
+            #expect(noteOn != nil, "\(mode): \(received)")
+            if let noteOn, let noteOff, let allNotesOff {
+                #expect(noteOff > noteOn && allNotesOff > noteOn, "\(received)")
+            } else {
+                Issue.record("\(mode): no note-off or CC 123 at the dump: \(received)")
+            }
+        }
+    }
+
+    /// `/prospero/hand 0 right 0.95` + 21 landmarks of an open right hand whose palm centre is at
+    /// `height` (0 bottom … 1 top) and x 0.4 (as the python sender of the hands test draws it).
+    static func handMessage(height: Double) -> [UInt8] {
+        let cx = 0.4, cy = 1 - height
+        var p = [(Double, Double)](repeating: (0, 0), count: 21)
+        p[0] = (cx, cy + 0.06)
+        for (f, dx) in [(1, -0.045), (2, -0.015), (3, 0.015), (4, 0.045)] {
+            let m = 1 + 4 * f
+            p[m] = (cx + dx, cy - 0.015); p[m + 1] = (cx + dx, cy - 0.045)
+            p[m + 2] = (cx + dx, cy - 0.06); p[m + 3] = (cx + dx, cy - 0.085)
+        }
+        p[1] = (cx - 0.03, cy + 0.04); p[2] = (cx - 0.05, cy + 0.02); p[3] = (cx - 0.07, cy); p[4] = (cx - 0.11, cy - 0.01)
+        var arguments: [OSCArgument] = [.int32(0), .string("right"), .float32(0.95)]
+        for (x, y) in p { arguments += [.float32(Float(x)), .float32(Float(y)), .float32(0)] }
+        return try! OSCEncoder.encode(OSCMessage("/prospero/hand", arguments))
+    }
+}
