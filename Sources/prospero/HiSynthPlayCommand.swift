@@ -35,6 +35,7 @@ struct HiSynthPlayCommand: ParsableCommand {
     }
 
     func run() throws {
+        let stop = LiveCommand.begin(duration: live.duration)
         let chosen = try HiSynthLiveSupport.preset(preset)
         let parsed = try song.map { try HiSynthLiveSupport.song(at: $0) }
         let player = HiSynthSongPlayer(engine: HiSynthEngine(preset: chosen), song: parsed, playing: true, looping: loop)
@@ -44,6 +45,8 @@ struct HiSynthPlayCommand: ParsableCommand {
         } else {
             print("HiSynth: \(chosen.name), playing from MIDI input")
         }
-        try live.run(handler: EngineProcessHandler(engine: player))
+        // The limiter's look-ahead is reported to JACK as port latency, as `play` and `hecate` do.
+        let handler = EngineProcessHandler(engine: player, latency: { player, _ in player.engine.latencySamples })
+        try live.run(handler: handler, stop: stop)
     }
 }
