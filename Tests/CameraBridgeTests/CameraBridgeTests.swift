@@ -210,7 +210,8 @@ struct CameraBridgeTests {
             let r = try Self.run(try #require(Self.binary).path, ["hecate", "--input", recording.path, "-o", wav.path])
             #expect(r.status == 0, "\(r.err)")
             // "wrote …: 4.94 s, peak -13.4 dBFS, …"
-            let peak = r.out.components(separatedBy: "peak ").last?.split(separator: " ").first.flatMap { Double($0) }
+            let wrote = r.out.split(separator: "\n").first { $0.hasPrefix("wrote ") }.map(String.init) ?? ""
+            let peak = wrote.components(separatedBy: "peak ").dropFirst().first?.split(separator: " ").first.flatMap { Double($0) }
             return (try Data(contentsOf: wav), try #require(peak, "no peak in \(r.out)"))
         }
         let smiling = try render("smiling", ["--image", photo])

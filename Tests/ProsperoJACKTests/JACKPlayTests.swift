@@ -2,6 +2,7 @@ import Ariel
 import Foundation
 import ProsperoJACK
 import Testing
+import Touchstone
 
 extension JACKClientTests {
     /// `prospero play`'s handler: jack_midiseq plays A4 into it, jack_rec hears a 440 Hz sine at the synth's level.
@@ -90,9 +91,9 @@ extension JACKClientTests {
 }
 
 extension JACKClientTests {
-    /// The poly synth's limiter look-ahead (5 ms = 240 frames at 48 kHz) reaches JACK as port latency:
-    /// midi_in's playback latency is the outputs' plus 240 frames, and the outputs' capture latency is
-    /// midi_in's plus 240, so a DAW compensates the synth's delay.
+    /// The poly synth's limiter delay (5 ms look-ahead = 240 frames at 48 kHz, plus the true-peak
+    /// interpolator's frames) reaches JACK as port latency: midi_in's playback latency is the outputs'
+    /// plus that delay, and the outputs' capture latency is midi_in's plus it, so a DAW compensates.
     @Test(.enabled(if: Peers.runnable("jackd")))
     func theLimitersLookAheadIsReportedAsPortLatency() throws {
         let server = try JACKTestServer(period: 1024)
@@ -101,19 +102,20 @@ extension JACKClientTests {
                                            latency: { engine, _ in engine.latencySamples })
         try client.activate(handler: handler)
         defer { client.close() }
-        #expect(handler.processingLatency == 240)
+        let delay = 240 + TruePeakInterpolator.interpolationLatency
+        #expect(handler.processingLatency == delay)
         try waitUntil("the outputs to connect") { (try? client.connect(client.ports.leftOutput, to: "system:playback_1")) != nil }
         try client.connect(client.ports.rightOutput, to: "system:playback_2")
         try waitUntil("JACK to recompute latencies") {
             let out = client.latencyRange(of: client.ports.leftOutput, playback: true)
             let input = client.latencyRange(of: client.ports.midiInput, playback: true)
-            return out != nil && input != nil && out!.upperBound > 0 && input!.upperBound == out!.upperBound + 240
+            return out != nil && input != nil && out!.upperBound > 0 && input!.upperBound == out!.upperBound + delay
         }
         let out = try #require(client.latencyRange(of: client.ports.leftOutput, playback: true))
         let input = try #require(client.latencyRange(of: client.ports.midiInput, playback: true))
-        #expect(input.lowerBound == out.lowerBound + 240 && input.upperBound == out.upperBound + 240, "\(out) \(input)")
+        #expect(input.lowerBound == out.lowerBound + delay && input.upperBound == out.upperBound + delay, "\(out) \(input)")
         let captured = try #require(client.latencyRange(of: client.ports.leftOutput, playback: false))
         let inputCaptured = try #require(client.latencyRange(of: client.ports.midiInput, playback: false))
-        #expect(captured.upperBound == inputCaptured.upperBound + 240, "\(inputCaptured) \(captured)")
+        #expect(captured.upperBound == inputCaptured.upperBound + delay, "\(inputCaptured) \(captured)")
     }
 }
