@@ -5,36 +5,17 @@ import ProsperoJACK
 import Testing
 
 extension JACKClientTests {
-    /// `prospero hisynth play`'s handler: a looping song (one long E5) plays while jack_midiseq plays A4
+    /// `prospero hisynth play`'s handler: a looping song (one E5 of 200 s, longer than any wait here) plays while jack_midiseq plays A4
     /// on midi_in; jack_rec hears both, the keyboard's note at 440 Hz at the preset's level (Init with
     /// both sine layers at 0.25: 2 × 0.25 × the filter-out gain 0.5 = −12 dBFS).
     @Test(.enabled(if: Peers.runnable("jackd", "jack_midiseq", "jack_rec")))
     func hiSynthPlaysASongAndMIDIFromMidiseq() throws {
-        let server = try JACKTestServer()
-        let client = try JACKClient(configuration: server.configuration)
-        var initPreset = try #require(HiSynthPreset.factory.first { $0.name == "Init" })
-        // Both layers at 0.25, so the song's note and the keyboard's together stay below the limiter.
-        initPreset.oscillators[0].level = 0.25
-        initPreset.oscillators[1].level = 0.25
-        let songFile = MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDIFileTrack(events: [
-            .message(.noteOn(channel: 0, note: 76, velocity: 90)), .message(.noteOff(channel: 0, note: 76, velocity: 0), delta: 480 * 40),
-        ])])
-        let player = HiSynthSongPlayer(engine: HiSynthEngine(preset: initPreset), song: HiSynthSong(file: songFile, name: "Test - E5"),
-                                       playing: true, looping: true)
-        let handler = EngineProcessHandler(engine: player)
-        try client.activate(handler: handler)
-        let sequencer = try server.peer("jack_midiseq", ["seq", "48000", "0", "69", "40000"])
-        defer { sequencer.stop() }
-        try waitUntil("seq:out") { client.portInfo(named: "seq:out") != nil }
-        try waitUntil("seq to accept a connection") { (try? client.connect("seq:out", to: client.ports.midiInput)) != nil }
-        try waitUntil("the first note", timeout: .seconds(5)) { handler.receivedEventCount > 0 }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(server.name)-hisynth.wav").path
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let recorder = try server.peer("jack_rec", ["-f", file, "-d", "3", "-b", "24", client.ports.leftOutput, client.ports.rightOutput])
-        try waitUntil("jack_rec to finish", timeout: .seconds(10)) { !recorder.process.isRunning }
-        client.close()
-
-        let audio = try WAVAudio(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        // A recording the machine's load disturbed (server xruns, recorder overruns) is made again.
+        guard let run = try Self.firstUndisturbed("hisynth play", attempts: 4, Self.recordHiSynth, {
+            $0.xruns > 0 || $0.recorderOutput.lowercased().contains("overrun") || $0.recorderOutput.lowercased().contains("xrun")
+        }) else { return }
+        let audio = run.audio
+        let handler = run.handler
         let left = audio.channels[0]
         #expect(audio.channels[1] == left, "mono: both channels equal (Init's reverb is off)")
         // The song's E5 sounds throughout; the keyboard's A4 for 40 000 of every 48 000 frames.
@@ -61,6 +42,37 @@ extension JACKClientTests {
         }
         #expect(abs(20 * log10(best) - 20 * log10(0.25)) < 0.2, "A4 at \(20 * log10(best)) dBFS")
         #expect(handler.droppedEventCount == 0)
+    }
+
+    /// One 3-second `jack_rec` recording of a looping HiSynth song with jack_midiseq on midi_in.
+    static func recordHiSynth() throws -> (audio: WAVAudio, xruns: Int, recorderOutput: String, handler: EngineProcessHandler<HiSynthSongPlayer>) {
+        let server = try JACKTestServer()
+        let client = try JACKClient(configuration: server.configuration)
+        var initPreset = try #require(HiSynthPreset.factory.first { $0.name == "Init" })
+        // Both layers at 0.25, so the song's note and the keyboard's together stay below the limiter.
+        initPreset.oscillators[0].level = 0.25
+        initPreset.oscillators[1].level = 0.25
+        let songFile = MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDIFileTrack(events: [
+            .message(.noteOn(channel: 0, note: 76, velocity: 90)), .message(.noteOff(channel: 0, note: 76, velocity: 0), delta: 480 * 400),
+        ])])
+        let player = HiSynthSongPlayer(engine: HiSynthEngine(preset: initPreset), song: HiSynthSong(file: songFile, name: "Test - E5"),
+                                       playing: true, looping: true)
+        let handler = EngineProcessHandler(engine: player)
+        try client.activate(handler: handler)
+        let sequencer = try server.peer("jack_midiseq", ["seq", "48000", "0", "69", "40000"])
+        defer { sequencer.stop() }
+        try waitUntil("seq:out") { client.portInfo(named: "seq:out") != nil }
+        try waitUntil("seq to accept a connection") { (try? client.connect("seq:out", to: client.ports.midiInput)) != nil }
+        try waitUntil("the first note", timeout: .seconds(5)) { handler.receivedEventCount > 0 }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(server.name)-hisynth.wav").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let recorder = try server.peer("jack_rec", ["-f", file, "-d", "3", "-b", "24", client.ports.leftOutput, client.ports.rightOutput])
+        try waitUntil("jack_rec to finish", timeout: .seconds(10)) { !recorder.process.isRunning }
+        let xruns = client.statistics.xruns
+        client.close()
+
+        let audio = try WAVAudio(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        return (audio, xruns, recorder.readOutput(), handler)
     }
 }
 
