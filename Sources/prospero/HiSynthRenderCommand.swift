@@ -3,6 +3,7 @@ import Ariel
 import Foundation
 import HiSynth
 import HiSynthLibrary
+import Oberon
 
 /// `prospero hisynth render SONG.mid [--preset X] -o OUT.wav`: a Standard MIDI File through HiSynth,
 /// offline. Deterministic: the same file, preset and options give the same bytes.
@@ -37,10 +38,14 @@ struct HiSynthRenderCommand: ParsableCommand {
     @Option(help: "Longest tail after the last event, in seconds (0…120); stops early at silence.")
     var tail: Double = 4
 
+    @Option(help: "Also draw the render (waveform, spectrogram, piano roll) to this .png or .svg file.")
+    var plot: String?
+
     @Option(name: .customLong("max-duration"), help: "Longest song rendered, in seconds (default 3600, at most the song reader's 1 hour); a longer one is refused before rendering.")
     var maxDuration: Double = HiSynthSong.maximumDuration
 
     func validate() throws {
+        try AudioPicture.validate(plot: plot)
         guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000, got \(sampleRate)") }
         guard (16...4096).contains(blockSize) else { throw ValidationError("--block-size must be 16…4096, got \(blockSize)") }
         guard WAVSampleFormat(rawValue: format) != nil else { throw ValidationError("unknown --format '\(format)'; choose pcm16, pcm24 or float32") }
@@ -77,5 +82,13 @@ struct HiSynthRenderCommand: ParsableCommand {
         }
         if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
         print("wrote \(output): \(parsed.title) with \(chosen.name), \(summary)")
+        // Loudness and the picture from the file written, read back in blocks (memory does not grow with the song).
+        let analyzer = try AudioPicture.analyze(file: output, picture: plot != nil).analyzer
+        print(AudioPicture.loudnessLine(analyzer.report))
+        if let plot {
+            var picture = RenderPlot.programme(title: "HISYNTH \(chosen.name.uppercased()): \(parsed.title.uppercased())", analyzer: analyzer, width: AudioPicture.width)
+            picture.addPianoRoll(PianoRoll(file: parsed.file))
+            try AudioPicture.write(picture, to: plot)
+        }
     }
 }
