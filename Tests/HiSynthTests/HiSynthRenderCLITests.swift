@@ -44,7 +44,12 @@ struct HiSynthRenderCLITests {
         #expect(first.status == 0, "\(first.err)")
         #expect(first.out.contains("Minuet in G with Spring Pluck") && first.out.contains("peak") && first.out.contains("87 notes"))
         #expect(!first.err.contains("rendering ["))            // no progress bar when stderr is not a terminal
-        _ = try Self.run(["hisynth", "render", song, "--preset", "Spring Pluck", "-o", b, "--sample-rate", "22050", "--tail", "1"])
+        // Every render reports its loudness; --plot draws the picture (a PNG starts with its signature).
+        #expect(first.out.contains("loudness: integrated") && first.out.contains("dBTP"))
+        let picture = directory.appendingPathComponent("b.png").path
+        let drawn = try Self.run(["hisynth", "render", song, "--preset", "Spring Pluck", "-o", b, "--sample-rate", "22050", "--tail", "1", "--plot", picture])
+        #expect(drawn.status == 0, "\(drawn.err)")
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: picture)).prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: a))
         #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: b))))
         let wav = try WAVAudio(decoding: Array(bytes))
