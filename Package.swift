@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "Prospero", dependencies: ["Horatio", "Enobarbus", "Ariel"]),
 
         // Haptics: AHAP model, the HapticManager patterns, renderers for every device (no Foundation); audio → haptics.
-        .target(name: "Haptics"),
+        .target(name: "Haptics", dependencies: ["Horatio"]),
         // The three touch games (Harmony With Me, Feel Your Vibe, Touch for Music) as models with their audio.
         .target(name: "Games", dependencies: ["Haptics", "Horatio", "Touchstone", "Ariel", "Enobarbus"]),
         // Live host: runs an instrument live (inputs → frames → instrument commands, clock, chords,

@@ -1,3 +1,5 @@
+import Horatio
+
 extension HapticJSON {
     /// The value as JSON text. Numbers are written in Swift's shortest round-trip form (whole numbers
     /// without a fraction, `1` rather than `1.0`, so integer fields such as Android timings stay
@@ -19,24 +21,7 @@ extension HapticJSON {
 
     /// One string as a JSON string literal.
     public static func stringText(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        JSONStringLiteral.quoted(s)
     }
 
     private func write(into out: inout String, indent: Int?, level: Int) {

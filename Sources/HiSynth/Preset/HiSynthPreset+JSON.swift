@@ -1,4 +1,5 @@
 import Foundation
+import Horatio
 
 extension HiSynthPreset {
     /// The preset as the documented, stable JSON users edit and the CLI prints (issue 13):
@@ -64,20 +65,6 @@ extension HiSynthPreset {
     }
 
     static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONStringLiteral.quoted(text)
     }
 }
