@@ -13,6 +13,8 @@ public final class HandsLiveInstrument: LiveInstrument {
     private let announce: (String) -> Void
     public private(set) var sent = 0
     public private(set) var notFitting = 0
+    /// The last value sent on each Wekinator controller (only changes are sent).
+    private var controllerValues: [Int: Int] = [:]
 
     public init(performer: HandsPerformer, output: any LiveMIDIOutput, clock: (any LiveClock)?,
                 announce: @escaping (String) -> Void = { _ in }) {
@@ -31,6 +33,24 @@ public final class HandsLiveInstrument: LiveInstrument {
     }
 
     public func receive(_ frames: [TrackingFrame], at time: Double) { emit(performer.ingest(frames, at: time)) }
+
+    /// Wekinator's outputs as controllers 20…31 (`WekinatorControlMapping`) on the performance's channel
+    /// (the shared one, the first of per-hand channels, or the MPE manager channel), changes only.
+    public func receiveControls(_ outputs: [Float], at time: Double) {
+        let channel: Int
+        switch performer.router.settings.channels {
+        case .shared(let c): channel = c
+        case .perSlot(let list): channel = list.first ?? 1
+        case .mpe: channel = 1
+        }
+        let status = UInt8(0xB0 | ((min(max(channel, 1), 16) - 1) & 0x0F))
+        for (controller, value) in WekinatorControlMapping.controllers(outputs) where controllerValues[controller] != value {
+            controllerValues[controller] = value
+            guard let message = MIDIShortMessage(status: status, data1: UInt8(controller), data2: UInt8(value)) else { continue }
+            output.send(message)
+            sent += 1
+        }
+    }
 
     public func advance(to time: Double) {
         emit(performer.advance(to: time))

@@ -15,6 +15,10 @@ public final class HecateLiveInstrument: LiveInstrument {
     private var start: Double?
     private var nextChord = 1
     private var followedBPM: Double?
+    /// Until when (host seconds) Wekinator's learned face replaces the tracked one.
+    private var wekinatorUntil = -Double.infinity
+    /// Seconds Wekinator keeps the face after its latest outputs.
+    public static let wekinatorHold = 0.5
     /// Called with a line when the followed tempo changes by 0.5 BPM or more.
     private let announce: (String) -> Void
 
@@ -28,8 +32,17 @@ public final class HecateLiveInstrument: LiveInstrument {
 
     public func receive(_ frames: [TrackingFrame], at time: Double) {
         for frame in frames {
+            // While Wekinator plays, the tracked face only feeds Wekinator (the host's feature vectors).
+            if frame.source == .face && time < wekinatorUntil { continue }
             for command in performance.commands(for: frame) { host.send(command) }
         }
+    }
+
+    /// Wekinator's outputs as a learned face (`WekinatorControlMapping.face`), which replaces the
+    /// tracked face for `wekinatorHold` seconds after each vector.
+    public func receiveControls(_ outputs: [Float], at time: Double) {
+        wekinatorUntil = time + Self.wekinatorHold
+        for command in performance.commands(for: .face(WekinatorControlMapping.face(outputs, at: time))) { host.send(command) }
     }
 
     public func advance(to time: Double) {

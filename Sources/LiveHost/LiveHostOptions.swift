@@ -13,13 +13,25 @@ public struct LiveHostOptions: Sendable {
     public var statusInterval: Double
     /// The assembler (its enabled formats); the host owns its state once running.
     public var assembler: OSCFrameAssembler
+    /// The decoder of the other senders sharing the port (iFacialMocap, Live Link Face, FaceOSC,
+    /// mpmocap, Visage, Wekinator); the host owns its state once running.
+    public var senders: SenderDatagramDecoder
+    /// Feature vectors to Wekinator through the host's sink (nil: none).
+    public var wekinator: WekinatorFeed?
+    /// A phone app's handshake through the host's sink (nil: none).
+    public var handshake: PhoneHandshake?
 
     public init(allow: SenderAllowList = .loopback, inboxCapacity: Int = 4096, tick: Double = 0.01,
-                statusInterval: Double = 1, assembler: OSCFrameAssembler = OSCFrameAssembler()) {
+                statusInterval: Double = 1, assembler: OSCFrameAssembler = OSCFrameAssembler(),
+                senders: SenderDatagramDecoder = SenderDatagramDecoder(), wekinator: WekinatorFeed? = nil,
+                handshake: PhoneHandshake? = nil) {
         self.allow = allow
         self.inboxCapacity = inboxCapacity
         self.tick = tick
         self.statusInterval = statusInterval
         self.assembler = assembler
+        self.senders = senders
+        self.wekinator = wekinator
+        self.handshake = handshake
     }
 }

@@ -1,9 +1,12 @@
+import Enobarbus
+
 /// A snapshot of a running ``LiveHost``: what came in, what was refused or lost, and the
 /// instrument's own line. Cheap to copy; read from any thread.
 public struct LiveHostStatus: Sendable, Hashable {
-    /// Datagrams that decoded as OSC.
+    /// Datagrams decoded (OSC, iFacialMocap text or Live Link Face binary).
     public var packets = 0
-    /// Datagrams that did not decode (the last error and its sender below).
+    /// Datagrams that did not decode, in no known format or malformed in theirs (the last error and
+    /// its sender below).
     public var malformed = 0
     /// Datagrams from senders outside the allow-list, dropped unread.
     public var refused = 0
@@ -14,6 +17,13 @@ public struct LiveHostStatus: Sendable, Hashable {
     public var acceptedMessages = 0
     public var rejectedMessages = 0
     public var ignoredMessages = 0
+    /// What each sender delivered: accepted OSC messages, or datagrams for iFacialMocap and Live Link Face.
+    public var senders: [InputSender: Int] = [:]
+    /// The latest Wekinator `/wek/outputs` vector (empty before one).
+    public var wekinatorOutputs: [Float] = []
+    /// Feature vectors sent to Wekinator's `/wek/inputs`, and handshakes sent to a phone app.
+    public var wekinatorVectorsSent = 0
+    public var handshakesSent = 0
     public var lastMalformed: String?
     public var lastRefusedSender: String?
     public var lastRejection: String?
@@ -28,5 +38,11 @@ public struct LiveHostStatus: Sendable, Hashable {
     public var countersLine: String {
         "packets \(packets)  malformed \(malformed)  refused \(refused)  dropped \(dropped)  frames \(frames)"
             + "  accepted \(acceptedMessages)  rejected \(rejectedMessages)  ignored \(ignoredMessages)"
+    }
+
+    /// The senders heard so far with their counts ("Face Cap 5460, iFacialMocap 60"), nil before any.
+    public var sendersLine: String? {
+        guard !senders.isEmpty else { return nil }
+        return senders.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     }
 }

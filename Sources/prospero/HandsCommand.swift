@@ -149,11 +149,11 @@ struct HandsCommand: ParsableCommand {
         let instrument = HandsLiveInstrument(performer: performer, output: handler, clock: QueuedMIDIClock(handler: handler),
                                              announce: { StandardOutput.line($0) })
         let options = try network.hostOptions()
-        let host = LiveHost(source: network.source(), instrument: instrument, stop: stop, options: options)
+        let host = LiveHost(source: network.source(), instrument: instrument, stop: stop, options: options, sink: try network.sink())
         do { try host.start() } catch {
             throw ValidationError("cannot listen on udp \(network.host):\(network.port): \(error)")
         }
-        StandardOutput.line("prospero hands: OSC on udp \(host.source.localAddress), accepting \(options.allow); "
+        StandardOutput.line("prospero hands: OSC on udp \(host.source.localAddress), accepting \(options.allow)\(network.outputsBanner); "
             + "\(settings.key) \(settings.scale.displayName) \(settings.lowestNote)…\(settings.highestNote), "
             + "\(FretLayout(settings).zoneCount) zones (Ctrl-C to stop)")
         let input = LiveCommand.HostThread(host) { status in

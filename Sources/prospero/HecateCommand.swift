@@ -170,11 +170,11 @@ struct HecateCommand: ParsableCommand {
         let instrument = HecateLiveInstrument(host: handler.host, chords: setup.chords, clock: handler.audio,
                                               announce: { StandardOutput.line($0) })
         let options = try network.hostOptions()
-        let host = LiveHost(source: network.source(), instrument: instrument, stop: stop, options: options)
+        let host = LiveHost(source: network.source(), instrument: instrument, stop: stop, options: options, sink: try network.sink())
         do { try host.start() } catch {
             throw ValidationError("cannot listen on udp \(network.host):\(network.port): \(error)")
         }
-        StandardOutput.line("hecate: face input on udp \(host.source.localAddress), accepting \(options.allow); "
+        StandardOutput.line("hecate: face input on udp \(host.source.localAddress), accepting \(options.allow)\(network.outputsBanner); "
             + "pack \(setup.pack.name), key \(setup.key); Ctrl-C to stop")
         let input = LiveCommand.HostThread(host) { status in
             if let line = status.instrumentLine { StandardOutput.line(line + "  " + status.countersLine) }

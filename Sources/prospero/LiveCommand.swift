@@ -43,7 +43,7 @@ enum LiveCommand {
     static func summary(_ reason: LiveStopReason?, _ status: LiveHostStatus?) -> String {
         var text = "\(reason?.description ?? "stopped")"
         if let s = status {
-            text += ": \(s.packets) OSC packets, \(s.malformed) malformed, \(s.refused) refused, \(s.dropped) dropped, \(s.frames) frames"
+            text += ": \(s.packets) packets, \(s.malformed) malformed, \(s.refused) refused, \(s.dropped) dropped, \(s.frames) frames"
         }
         return text
     }

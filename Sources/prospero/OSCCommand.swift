@@ -15,10 +15,12 @@ import Darwin
 struct OSCCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "osc",
-        abstract: "Receive face, hand and touch input over OSC (UDP).",
+        abstract: "Receive face, hand and touch input over UDP (OSC and the phone apps' own formats).",
         discussion: """
             Understands Prospero's own /prospero/… scheme, Face Cap, ZIG SIM, mediapipe-osc hands, \
-            TouchOSC Multi-XY, Open Stage Control multixy and TUIO 1.1 cursors.
+            TouchOSC Multi-XY, Open Stage Control multixy, TUIO 1.1 cursors, FaceOSC, mpmocap/Phiz, \
+            Visage and Wekinator /wek/outputs (OSC), iFacialMocap (text) and Live Link Face (binary), \
+            each datagram's format detected on the one port. Malformed datagrams are counted, never fatal.
             """,
         subcommands: [OSCMonitorCommand.self, OSCRecordCommand.self]
     )
@@ -42,11 +44,12 @@ struct OSCListenOptions: ParsableArguments {
 func runOSCInput(_ options: OSCListenOptions, stop: LiveStop, banner: String, instrument: any LiveInstrument, statusInterval: Double,
                  onStatus: @escaping (LiveHostStatus) -> Void) throws -> (LiveStopReason?, LiveHostStatus) {
     let hostOptions = try options.network.hostOptions(tick: 0.01, statusInterval: statusInterval)
-    let host = LiveHost(source: options.network.source(), instrument: instrument, stop: stop, options: hostOptions)
+    let host = LiveHost(source: options.network.source(), instrument: instrument, stop: stop, options: hostOptions,
+                        sink: try options.network.sink())
     do { try host.start() } catch {
         throw ValidationError("cannot listen on udp \(options.network.host):\(options.network.port): \(error)")
     }
-    StandardOutput.line("\(banner) on udp \(host.source.localAddress), accepting \(hostOptions.allow) (Ctrl-C to stop)")
+    StandardOutput.line("\(banner) on udp \(host.source.localAddress), accepting \(hostOptions.allow)\(options.network.outputsBanner) (Ctrl-C to stop)")
     let status = try host.run(onStatus: onStatus)
     return (stop.reason, status)
 }
@@ -70,7 +73,8 @@ struct OSCMonitorCommand: ParsableCommand {
     }
 }
 
-/// The monitor as a live instrument: frames → lifecycle → per-source rates and events.
+/// The monitor as a live instrument: frames → lifecycle → per-source rates and events; and per
+/// sender (iFacialMocap, Live Link Face, Face Cap…) its latest decoded frame, its rate and Wekinator's outputs.
 final class MonitorInstrument: LiveInstrument {
     var lifecycle: SourceLifecycle
     var monitor = SourceMonitor()
@@ -78,9 +82,14 @@ final class MonitorInstrument: LiveInstrument {
 
     init(timeout: Double) { lifecycle = SourceLifecycle(timeout: timeout) }
 
-    func receive(_ frames: [TrackingFrame], at time: Double) {
+    func receive(_ frames: [TrackingFrame], at time: Double) { receive(frames, from: nil, at: time) }
+
+    func receive(_ frames: [TrackingFrame], from sender: InputSender?, at time: Double) {
         for event in lifecycle.ingest(frames, at: time) { monitor.note(event) }
+        if let sender { monitor.note(frames, from: sender, at: time) }
     }
+
+    func receiveControls(_ outputs: [Float], at time: Double) { monitor.note(controls: outputs, at: time) }
 
     func advance(to time: Double) {
         now = time
@@ -100,6 +109,25 @@ struct SourceMonitor {
     var events: [String] = []
     var fingers: [Int: FingerCounter] = [:]
     var pinches: [Int: PinchDetector] = [:]
+    /// Per sender: the latest frame of each of its sources, and when its frames arrived (last second).
+    var senderFrames: [InputSender: [InputSourceID: TrackingFrame]] = [:]
+    var senderTimes: [InputSender: [Double]] = [:]
+    var controls: (outputs: [Float], time: Double)?
+    var controlTimes: [Double] = []
+
+    mutating func note(_ frames: [TrackingFrame], from sender: InputSender, at time: Double) {
+        for frame in frames {
+            if case .ended(let id, _) = frame { senderFrames[sender]?[id] = nil } else { senderFrames[sender, default: [:]][frame.source] = frame }
+        }
+        senderTimes[sender, default: []].append(time)
+        if senderTimes[sender]!.count > 2_000 { senderTimes[sender]!.removeFirst(1_000) }
+    }
+
+    mutating func note(controls outputs: [Float], at time: Double) {
+        controls = (outputs, time)
+        controlTimes.append(time)
+        if controlTimes.count > 2_000 { controlTimes.removeFirst(1_000) }
+    }
 
     mutating func note(_ event: SourceEvent) {
         switch event {
@@ -127,7 +155,26 @@ struct SourceMonitor {
             lines.append("\(id.description.padding(toLength: 7, withPad: " ", startingAt: 0)) \(rate)  \(summary(lifecycle.snapshot[id]))")
         }
         if lines.isEmpty { lines.append("(no sources)") }
+        // Each sender decoded: its rate and its latest frame of every source it sends.
+        for sender in senderFrames.keys.sorted() {
+            let times = (senderTimes[sender] ?? []).filter { $0 > now - 1 }
+            senderTimes[sender] = times
+            for (id, frame) in (senderFrames[sender] ?? [:]).sorted(by: { $0.key.denseIndex < $1.key.denseIndex }) {
+                lines.append("\(sender.description.padding(toLength: 18, withPad: " ", startingAt: 0)) \(String(format: "%5.1f Hz", Double(times.count)))  "
+                    + "\(id.description.padding(toLength: 7, withPad: " ", startingAt: 0)) \(summary(frame))")
+            }
+        }
+        if let controls {
+            controlTimes = controlTimes.filter { $0 > now - 1 }
+            lines.append("\(InputSender.wekinator.description.padding(toLength: 18, withPad: " ", startingAt: 0)) "
+                + "\(String(format: "%5.1f Hz", Double(controlTimes.count)))  outputs "
+                + controls.outputs.prefix(16).map { String(format: "%.3f", $0) }.joined(separator: " ")
+                + (controls.outputs.count > 16 ? " … (\(controls.outputs.count))" : ""))
+        }
         lines.append(status.countersLine)
+        if let senders = status.sendersLine { lines.append("senders: " + senders) }
+        if status.wekinatorVectorsSent > 0 { lines.append("wekinator inputs sent: \(status.wekinatorVectorsSent)") }
+        if status.handshakesSent > 0 { lines.append("handshakes sent: \(status.handshakesSent)") }
         if let e = status.lastMalformed { lines.append("last malformed packet: \(e)") }
         if let s = status.lastRefusedSender { lines.append("last refused sender: \(s) (not in the allow-list)") }
         if let r = status.lastRejection { lines.append("last rejected message: \(r)") }

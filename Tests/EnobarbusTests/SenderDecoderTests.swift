@@ -241,3 +241,30 @@ enum SenderBytes {
         #expect(f.count == 63 && f[3] == 1 && f[4] == 0.5 && f[5] == 0)
     }
 }
+
+/// Wekinator's outputs as instrument controls (WekinatorControlMapping's documented layout).
+@Suite struct WekinatorControlMappingTests {
+    @Test func outputsBecomeHecatesFaceAndControllers20To31() {
+        let face = WekinatorControlMapping.face([0.5, 2, -1, .nan, 0.25, 0.75, 1, 0, 0.5], at: 3)
+        #expect(face.timestamp == 3)
+        #expect(face.blendshapes[.jawOpen] == 0.5 && face.blendshapes[.browInnerUp] == 1 && face.blendshapes[.cheekPuff] == 0)
+        #expect(face.blendshapes[.mouthPucker] == 0 && face.blendshapes[.mouthSmileLeft] == 0.25 && face.blendshapes[.mouthSmileRight] == 0.75)
+        #expect(face.head == HeadRotation(yaw: 30, pitch: -30, roll: 0))
+        // Fewer outputs: the rest stays neutral.
+        #expect(WekinatorControlMapping.face([0.2], at: 0).head == .neutral)
+        let cc = WekinatorControlMapping.controllers([0, 1, 0.5, .infinity] + [Float](repeating: 0.1, count: 20))
+        #expect(cc.count == 12 && cc.first! == (20, 0) && cc[1] == (21, 127) && cc[2] == (22, 64) && cc[3] == (23, 0) && cc.last! == (31, 13))
+    }
+
+    @Test func decoderCountsEachSender() throws {
+        var d = SenderDatagramDecoder()
+        _ = try d.decode(Array("jawOpen-50|".utf8), at: 1)
+        let wek = try d.decode(SenderBytes.oscFloats("/wek/outputs", [0.5]), at: 2)
+        #expect(wek.sender == .wekinator)
+        let visage = try d.decode(SenderBytes.oscFloats("/visage", [Float](repeating: 0, count: 63)), at: 3)
+        #expect(visage.sender == .visage && visage.frames.count == 1)
+        let native = try d.decode(SenderBytes.oscFloats("/prospero/face/head", [1, 2, 3]), at: 4)
+        #expect(native.sender == nil)
+        #expect(d.acceptedBySender == [.iFacialMocap: 1, .wekinator: 1, .visage: 1])
+    }
+}

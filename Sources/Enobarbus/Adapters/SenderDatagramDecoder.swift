@@ -22,6 +22,9 @@ public struct SenderDatagramDecoder: Sendable {
     /// The face state of the OSC senders decoded here (FaceOSC, mpmocap and Visage accumulate into it).
     public private(set) var state = FrameAssembly()
     public private(set) var acceptedByFormat: [SenderDatagramFormat: Int] = [:]
+    /// What each sender decoded here: datagrams for iFacialMocap and Live Link Face, accepted OSC
+    /// messages for FaceOSC, mpmocap, Visage and Wekinator (the assembler counts the other OSC senders).
+    public private(set) var acceptedBySender: [InputSender: Int] = [:]
     public private(set) var rejectedDatagrams = 0
     public private(set) var rejectedMessages = 0
     public private(set) var lastRejection: String?
@@ -47,12 +50,16 @@ public struct SenderDatagramDecoder: Sendable {
             let frame: TrackingFrame
             do { frame = try iFacialMocap.decode(bytes, at: time) } catch { throw .iFacialMocap(error) }
             acceptedByFormat[format, default: 0] += 1
-            return SenderDecoding(format: format, frames: [frame], remainingOSC: nil, wekinatorOutputsChanged: false)
+            acceptedBySender[.iFacialMocap, default: 0] += 1
+            return SenderDecoding(format: format, frames: [frame], remainingOSC: nil, wekinatorOutputsChanged: false,
+                                  sender: .iFacialMocap)
         case .liveLinkFace:
             let packet: LiveLinkFacePacket
             do { packet = try liveLinkFace.decode(bytes, at: time) } catch { throw .liveLinkFace(error) }
             acceptedByFormat[format, default: 0] += 1
-            return SenderDecoding(format: format, frames: [.face(packet.face)], remainingOSC: nil, wekinatorOutputsChanged: false)
+            acceptedBySender[.liveLinkFace, default: 0] += 1
+            return SenderDecoding(format: format, frames: [.face(packet.face)], remainingOSC: nil, wekinatorOutputsChanged: false,
+                                  sender: .liveLinkFace)
         case .osc:
             let packet: OSCPacket
             do { packet = try OSCDecoder.decode(bytes) } catch { throw .osc(error) }
@@ -66,14 +73,18 @@ public struct SenderDatagramDecoder: Sendable {
         state.time = time
         var remaining: [OSCMessage] = []
         let sequenceBefore = wekinator.sequence
+        var claimedBy: InputSender?
         packet.forEachMessage { message in
+            var sender = InputSender.faceOSC
             var result = faceOSC.handle(message, into: &state)
-            if result == nil { result = mpmocap.handle(message, into: &state) }
-            if result == nil { result = visage.handle(message, into: &state) }
-            if result == nil { result = wekinator.handle(message, into: &state) }
+            if result == nil { sender = .mpmocap; result = mpmocap.handle(message, into: &state) }
+            if result == nil { sender = .visage; result = visage.handle(message, into: &state) }
+            if result == nil { sender = .wekinator; result = wekinator.handle(message, into: &state) }
             switch result {
             case nil: remaining.append(message)
-            case .accepted: break
+            case .accepted:
+                acceptedBySender[sender, default: 0] += 1
+                claimedBy = sender
             case .rejected(let reason):
                 rejectedMessages += 1
                 lastRejection = "\(message.address): \(reason)"
@@ -89,6 +100,6 @@ public struct SenderDatagramDecoder: Sendable {
             rest = .bundle(OSCBundle(remaining.map { .message($0) }))
         }
         return SenderDecoding(format: .osc, frames: state.flush(), remainingOSC: rest,
-                              wekinatorOutputsChanged: wekinator.sequence != sequenceBefore)
+                              wekinatorOutputsChanged: wekinator.sequence != sequenceBefore, sender: claimedBy)
     }
 }

@@ -7,4 +7,7 @@ public struct SenderDecoding: Sendable, Hashable {
     public var remainingOSC: OSCPacket?
     /// True when the packet carried Wekinator `/wek/outputs` (read them from `wekinator.outputs`).
     public var wekinatorOutputsChanged: Bool
+    /// The sender decoded here whose message or datagram made `frames` (the last one in a mixed
+    /// packet); nil when this decoder claimed nothing (everything is in `remainingOSC`).
+    public var sender: InputSender? = nil
 }
