@@ -46,6 +46,9 @@ struct GameSimulateCommand: ParsableCommand {
     @Option(help: "Seconds before the player leaves (default: last frame + 1 s; at most 3600).")
     var duration: Double?
 
+    @Option(help: "Also draw the session (waveform, spectrogram, touches, haptic events) to this .png or .svg file.")
+    var plot: String?
+
     enum GameKindArgument: String, ExpressibleByArgument, CaseIterable {
         case harmony, vibe, touch
         var kind: GameKind { GameKind(rawValue: rawValue)! }
@@ -55,6 +58,7 @@ struct GameSimulateCommand: ParsableCommand {
         if let duration, !(duration.isFinite && duration > 0 && duration <= 3600) {
             throw ValidationError("--duration must be more than 0 and at most 3600 s, got \(duration)")
         }
+        try AudioPicture.validate(plot: plot)
     }
 
     func run() throws {
@@ -90,5 +94,6 @@ struct GameSimulateCommand: ParsableCommand {
         print("wrote \(output): \(game.kind.title), \(String(format: "%.2f", Double(result.left.count) / result.sampleRate)) s, "
               + "\(touches) touch frames, \(result.haptics.events.count) haptic events, home button shown \(home)×, "
               + "peak \(String(format: "%.1f", peak > 0 ? 20 * log10(Double(peak)) : -120)) dBFS")
+        try Self.reportAndPlot(result, recording: recording, kind: game.kind, plot: plot)
     }
 }
