@@ -71,8 +71,8 @@ public final class HecateLiveInstrument: LiveInstrument {
     public func statusLine(at time: Double) -> String? {
         guard let s = host.latestSnapshot().snapshot else { return nil }
         let face = performance.lifecycle.snapshot.present.contains(.face) ? "face" : "no face"
-        return String(format: "%@  root %.2f 3rd %.2f 5th %.2f 7th %.2f 9th %.2f oct %.2f bass %.2f  filter %.2f  RMS %.1f dBFS",
-                      face, s.root, s.third, s.fifth, s.seventh, s.ninth, s.octave, s.bass, s.filterSweep,
-                      20 * log10(max(Double(s.rms), 1e-9)))
+        // The output level is the host's meter (peak and 300 ms RMS from the audio thread's tap).
+        return String(format: "%@  root %.2f 3rd %.2f 5th %.2f 7th %.2f 9th %.2f oct %.2f bass %.2f  filter %.2f",
+                      face, s.root, s.third, s.fifth, s.seventh, s.ninth, s.octave, s.bass, s.filterSweep)
     }
 }

@@ -12,6 +12,8 @@ import Touchstone
 /// in `droppedEventCount`).
 public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler, @unchecked Sendable {
     public let host: EngineHost<Engine>
+    /// The output's levels per period, for live meters (Oberon's `LiveMeter` reads it on one other thread).
+    public let meterTap = LiveMeterTap()
     /// Events kept per period; more are dropped and counted.
     public let maximumEventsPerPeriod: Int
 
@@ -94,6 +96,7 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
             left: UnsafeMutableBufferPointer(start: left, count: frameCount),
             right: UnsafeMutableBufferPointer(start: right, count: frameCount),
             midi: UnsafeBufferPointer(start: events.baseAddress, count: count))
+        meterTap.measure(left: UnsafeBufferPointer(start: left, count: frameCount), right: UnsafeBufferPointer(start: right, count: frameCount))
         framesElapsed += Int64(frameCount)
     }
 }

@@ -176,8 +176,10 @@ struct HecateCommand: ParsableCommand {
         }
         StandardOutput.line("hecate: face input on udp \(host.source.localAddress), accepting \(options.allow)\(network.outputsBanner); "
             + "pack \(setup.pack.name), key \(setup.key); Ctrl-C to stop")
+        let audio = handler.audio
+        let meter = LiveMeterLine(tap: audio.meterTap, sampleRate: { audio.host.spec.sampleRate })
         let input = LiveCommand.HostThread(host) { status in
-            if let line = status.instrumentLine { StandardOutput.line(line + "  " + status.countersLine) }
+            if let line = status.instrumentLine { StandardOutput.line(line + "  " + meter.line() + "  " + status.countersLine) }
         }
         defer { StandardOutput.line(LiveCommand.summary(stop.reason, input.waitUntilFinished()?.success)) }
         // The face's fade-out is queued before JACK's final period.

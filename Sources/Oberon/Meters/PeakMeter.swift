@@ -60,6 +60,31 @@ public struct PeakMeter: Sendable {
         self.maximum = maximum
     }
 
+    /// Feeds one block known only by its largest magnitude `peak` (linear) and its length, as a live tap
+    /// measures it on the audio thread (`LiveMeterTap`). The peak is taken to fall on the block's last
+    /// sample: the level first holds and falls over the block, then jumps to `peak` if that is higher.
+    /// So the reading matches the per-sample meter's to within one block of hold and fall, never lower
+    /// at a block's end. A non-finite peak counts as silence.
+    public mutating func process(blockPeak peak: Float, frameCount: Int) {
+        guard frameCount > 0 else { return }
+        var level = state, hold = holdRemaining
+        let heldFrames = min(hold, frameCount)
+        hold -= heldFrames
+        let falling = frameCount - heldFrames
+        if falling > 0 && level > 0 {
+            level *= pow(fallPerSample, Double(falling))
+            if level < floor { level = 0 }
+        }
+        let magnitude = peak.isFinite ? abs(peak) : 0
+        if Double(magnitude) >= level && magnitude > 0 {
+            level = Double(magnitude)
+            hold = holdSamples
+            if magnitude > maximum { maximum = magnitude }
+        }
+        state = level
+        holdRemaining = hold
+    }
+
     /// Returns to silence and clears the maximum.
     public mutating func reset() {
         state = 0
