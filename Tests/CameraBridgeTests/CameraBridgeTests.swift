@@ -222,6 +222,57 @@ struct CameraBridgeTests {
         #expect(smiling.wav != neutral.wav, "the expression changes the sound")
     }
 
+    /// The whole live path offline: the photo → `camera` sending OSC → `osc record` on a UDP port → the
+    /// recording → `hecate --input`. The face that arrives is the one `--json` prints, and it sounds;
+    /// without the camera's face (no frames) Hecate stays silent.
+    @Test func photoOverOSCIntoARecordingPlaysHecate() throws {
+        try TestPeers.require(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-camera-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = try #require(Self.astronaut)
+        let take = dir.appendingPathComponent("osc.jsonl").path
+        // The recorder listens on an ephemeral port, named in its banner.
+        let recorder = Process()
+        recorder.executableURL = try #require(Self.binary)
+        recorder.arguments = ["osc", "record", take, "--port", "0", "--duration", "60"]
+        let out = Pipe()
+        recorder.standardOutput = out
+        recorder.standardError = FileHandle.nullDevice
+        try recorder.run()
+        defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
+        var banner = ""
+        while !banner.contains("\n") {
+            let data = out.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            banner += String(decoding: data, as: UTF8.self)
+        }
+        let port = try #require(banner.split(separator: "127.0.0.1:").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(banner)")
+        let sent = try Self.camera(["--face", "--image", photo, "--once", "--port", "\(port)"])
+        #expect(sent.status == 0, "\(sent.err)")
+        usleep(500_000)  // the recorder writes its lines a quarter of a second at a time
+        kill(recorder.processIdentifier, SIGTERM)
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+        recorder.waitUntilExit()
+        #expect(recorder.terminationStatus == 0)
+
+        let recording = try RecordingReader.parse(Array(try Data(contentsOf: URL(fileURLWithPath: take))))
+        let faces = recording.frames.compactMap { if case .face(let f) = $0 { f } else { nil } }
+        let face = try #require(faces.first, "no face arrived over OSC: \(recording.frames)")
+        let printed = try Self.lines(Self.camera(["--face", "--image", photo, "--once", "--json", "--no-send"]).out)
+        let blend = try #require((printed.last?["face"] as? [String: Any])?["blend"] as? [String: Double])
+        for (name, value) in blend {
+            let shape = try #require(ARKitBlendshape(normalisedName: name), "\(name)")
+            #expect(abs(Double(face.blendshapes[shape]) - value) < 1e-4, "\(name): \(face.blendshapes[shape]) over OSC, \(value) printed")
+        }
+        let wav = dir.appendingPathComponent("osc.wav").path
+        let r = try Self.run(try #require(Self.binary).path, ["hecate", "--input", take, "-o", wav])
+        #expect(r.status == 0, "\(r.err)")
+        let wrote = r.out.split(separator: "\n").first { $0.hasPrefix("wrote ") }.map(String.init) ?? ""
+        let peak = try #require(wrote.components(separatedBy: "peak ").dropFirst().first?.split(separator: " ").first.flatMap { Double($0) }, "\(r.out)")
+        #expect(peak > -40, "the photographed face sounds: \(peak) dBFS")
+    }
+
     @Test func signalsReachTheChildAndItIsGoneAfterwards() throws {
         try TestPeers.require(Self.bridgeReady, "the camera venv (scripts/camera-setup --test)")
         let process = Process()
