@@ -5,10 +5,10 @@ import Synchronization
 /// senders against the allow-list, queues datagrams (bounded), detects each datagram's format and
 /// decodes it (Enobarbus' `SenderDatagramDecoder`: iFacialMocap text, Live Link Face binary, FaceOSC,
 /// mpmocap, Visage and Wekinator OSC; malformed ones are counted, never fatal), assembles the rest of
-/// the OSC one frame per
-/// sender frame (Enobarbus' `OSCFrameAssembler`: closed at a bundle's end, a repeated key, a frame-ending
-/// message, or quiet, which the loop flushes) and hands them to the instrument with their arrival times, advances it on the clock, snapshots a
-/// status, and on stop finishes the instrument and closes the source. Wekinator's outputs go to the
+/// the OSC one frame per sender frame (Enobarbus' `OSCFrameAssembler`: closed at a bundle's end, a
+/// repeated key, a frame-ending message, or quiet, which the loop flushes) and hands the frames to the
+/// instrument with their arrival times and sender, advances it on the clock, snapshots a status, and
+/// on stop finishes the instrument and closes the source. Wekinator's outputs go to the
 /// instrument as controls; with a sink, the host also sends Wekinator feature vectors and a phone
 /// app's handshake (``LiveHostOptions``).
 ///
