@@ -5,23 +5,24 @@ import Touchstone
 /// single-producer single-consumer ring; one reader (a status line, the studio) drains the blocks and
 /// runs the ballistics (Oberon's `LiveMeter`: peak hold and fall, 300 ms RMS).
 ///
-/// The audio side never allocates, locks or waits: a full ring drops the block and counts it. At
-/// 48 kHz in 64-frame periods the default 1024 blocks hold 1.4 s, so a reader a few times a second
-/// never loses one. Non-finite samples count as silence (a meter must not show NaN).
+/// The tap is Touchstone's `SPSCRingBuffer` of blocks itself (not a class holding one), so the audio
+/// side touches no reference count: it never allocates, locks or waits, and a full ring drops the
+/// block and counts it. At 48 kHz in 64-frame periods the default 1024 blocks hold 1.4 s, so a reader
+/// a few times a second never loses one. Non-finite samples count as silence (a meter must not show NaN).
 ///
 ///     let tap = LiveMeterTap()
 ///     tap.measure(left: l, right: r)      // audio thread, after rendering the block
 ///     tap.drain { meter.ingest($0) }      // the one reader thread
-public final class LiveMeterTap: @unchecked Sendable {
-    private let blocks: SPSCRingBuffer<LiveMeterBlock>
+public typealias LiveMeterTap = SPSCRingBuffer<LiveMeterBlock>
 
+extension SPSCRingBuffer where Element == LiveMeterBlock {
     /// - Parameter capacity: blocks held between two drains (rounded up to a power of two). Allocates.
-    public init(capacity: Int = 1024) {
-        blocks = SPSCRingBuffer(minimumCapacity: max(2, capacity))
+    public convenience init(capacity: Int = 1024) {
+        self.init(minimumCapacity: max(2, capacity))
     }
 
     /// Blocks dropped because the reader fell behind by the whole ring.
-    public var droppedBlockCount: Int { blocks.droppedCount }
+    public var droppedBlockCount: Int { droppedCount }
 
     /// Audio thread: measures one stereo block (`left` and `right` of equal length) and queues it.
     #if !DEBUG
@@ -40,11 +41,11 @@ public final class LiveMeterTap: @unchecked Sendable {
             sumL += Double(l) * Double(l)
             sumR += Double(r) * Double(r)
         }
-        blocks.push(LiveMeterBlock(frameCount: n, peakLeft: peakL, peakRight: peakR, sumOfSquaresLeft: sumL, sumOfSquaresRight: sumR))
+        push(LiveMeterBlock(frameCount: n, peakLeft: peakL, peakRight: peakR, sumOfSquaresLeft: sumL, sumOfSquaresRight: sumR))
     }
 
     /// The reader (one thread): hands every queued block to `body`, oldest first.
     public func drain(_ body: (LiveMeterBlock) -> Void) {
-        while let block = blocks.pop() { body(block) }
+        while let block = pop() { body(block) }
     }
 }
