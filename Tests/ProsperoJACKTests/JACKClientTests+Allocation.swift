@@ -75,12 +75,8 @@ extension JACKClientTests {
         // Every period after the first: nothing allocates, handler or client or libjack.
         let inside = counting.innerAllocations.load(ordering: .relaxed)
         #expect(later == 0, "\(later) allocations on JACK's process thread after the first of \(periods) periods (\(inside) inside the handler)")
-        // The first period still instantiates one piece of generic metadata in `EngineHost.process`
-        // (swift_getGenericMetadata for a prespecialized type, on first use): lazy initialisation that
-        // `prepare` does not yet do. Recorded as a known issue until it does.
-        withKnownIssue("the first period instantiates generic metadata in EngineHost.process", isIntermittent: true) {
-            #expect(first == 0, "\(first) allocations in the first period")
-        }
+        // The first period too: `prepare` instantiated what `EngineHost.process` needs on first use.
+        #expect(first == 0, "\(first) allocations in the first period")
 
         // The probe: one allocation in the callback is seen, so the zero above is not vacuous.
         let before = counting.periods.load(ordering: .acquiring)
