@@ -7,7 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 // The real jack_client_open is variadic: (name, options, status, ...server_name).
 typedef jack_client_t *(*open_fn)(const char *, int, int *, ...);
@@ -214,4 +218,55 @@ uint64_t pj_monotonic_nanoseconds(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+uint64_t pj_thread_cpu_nanoseconds(void) {
+    struct timespec now;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return 0;
+    return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+int pj_thread_usage(pj_thread_usage_t *usage) {
+    struct rusage r;
+    if (getrusage(RUSAGE_THREAD, &r) != 0) {
+        memset(usage, 0, sizeof *usage);
+        return -1;
+    }
+    usage->minor_faults = r.ru_minflt;
+    usage->major_faults = r.ru_majflt;
+    usage->voluntary_switches = r.ru_nvcsw;
+    usage->involuntary_switches = r.ru_nivcsw;
+    return 0;
+}
+
+int pj_thread_scheduling(int *policy, int *priority) {
+    struct sched_param param;
+    int result = pthread_getschedparam(pthread_self(), policy, &param);
+    *priority = result == 0 ? param.sched_priority : 0;
+    return result;
+}
+
+int64_t pj_memlock_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_MEMLOCK, &limit) != 0) return -2;
+    if (limit.rlim_cur == RLIM_INFINITY) return -1;
+    return (int64_t)limit.rlim_cur;
+}
+
+int pj_lock_current_memory(void) {
+    return mlockall(MCL_CURRENT) == 0 ? 0 : errno;
+}
+
+void pj_process_memory(int64_t *resident, int64_t *mapped) {
+    *resident = 0;
+    *mapped = 0;
+    FILE *file = fopen("/proc/self/statm", "r");
+    if (!file) return;
+    long size = 0, rss = 0;
+    if (fscanf(file, "%ld %ld", &size, &rss) == 2) {
+        long page = sysconf(_SC_PAGESIZE);
+        *mapped = (int64_t)size * page;
+        *resident = (int64_t)rss * page;
+    }
+    fclose(file);
 }

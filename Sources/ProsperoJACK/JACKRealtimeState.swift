@@ -15,6 +15,8 @@ class JACKRealtimeState: @unchecked Sendable {
     let midiOutPort: OpaquePointer
     let midiInPort: OpaquePointer
     let midiStorage: JACKMIDIOutputStorage
+    /// Per-callback wall and CPU time, faults and switches, when the client was given one.
+    let timing: JACKCallbackTiming?
 
     let xruns = Atomic<Int>(0)
     let periods = Atomic<Int>(0)
@@ -42,13 +44,14 @@ class JACKRealtimeState: @unchecked Sendable {
 
     init(
         leftPort: OpaquePointer, rightPort: OpaquePointer, midiOutPort: OpaquePointer,
-        midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage
+        midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage, timing: JACKCallbackTiming? = nil
     ) {
         self.leftPort = leftPort
         self.rightPort = rightPort
         self.midiOutPort = midiOutPort
         self.midiInPort = midiInPort
         self.midiStorage = midiStorage
+        self.timing = timing
         shutdownReason = .allocate(capacity: Self.reasonCapacity)
         shutdownReason.initialize(repeating: 0, count: Self.reasonCapacity)
     }
@@ -110,6 +113,7 @@ class JACKRealtimeState: @unchecked Sendable {
     /// One JACK period. Never allocates, locks, logs or throws.
     final func process(_ nframes: UInt32) -> Int32 {
         let started = pj_monotonic_nanoseconds()
+        let timingMark = timing?.begin()
         let fpu = FlushToZero.enable()
         let n = Int(nframes)
         guard let leftRaw = pj_jack_port_get_buffer(leftPort, nframes),
@@ -173,6 +177,7 @@ class JACKRealtimeState: @unchecked Sendable {
         let lost = Int(pj_jack_midi_get_lost_event_count(midiInBuffer))
         if lost > 0 { midiInputLost.add(lost, ordering: .relaxed) }
         FlushToZero.restore(fpu)
+        if let timing, let timingMark { timing.end(timingMark, wallStart: started) }
         let elapsed = Int(pj_monotonic_nanoseconds() &- started)
         periods.add(1, ordering: .relaxed)
         frames.add(n, ordering: .relaxed)
@@ -227,12 +232,12 @@ final class JACKHandlerState<Handler: JACKProcessHandler>: JACKRealtimeState, @u
 
     init(
         handler: Handler, leftPort: OpaquePointer, rightPort: OpaquePointer, midiOutPort: OpaquePointer,
-        midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage
+        midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage, timing: JACKCallbackTiming? = nil
     ) {
         self.handler = handler
         super.init(
             leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
-            midiInPort: midiInPort, midiStorage: midiStorage
+            midiInPort: midiInPort, midiStorage: midiStorage, timing: timing
         )
     }
 

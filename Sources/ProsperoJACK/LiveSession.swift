@@ -10,7 +10,11 @@ import Synchronization
 ///
 /// This is what `prospero play` runs once it has built its synth:
 /// `let outcome = try LiveSession(handler: synth, options: options).run()`.
-public final class LiveSession: @unchecked Sendable {
+///
+/// As the live host's ``LiveAudioBackend`` it keeps an ``AudioHostStatus`` snapshot (counters and
+/// load each poll, ports and latency each second), which its report lines are printed from and
+/// which any thread may read.
+public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
     public let options: LiveSessionOptions
     private let handler: any JACKProcessHandler
     private let log: @Sendable (String) -> Void
@@ -21,6 +25,7 @@ public final class LiveSession: @unchecked Sendable {
     public var beforeFinalPeriod: (@Sendable () -> Void)?
     private let reconnections = Atomic<Int>(0)
     private let lastStatistics = Mutex(JACKClientStatistics())
+    private let lastStatus: Mutex<AudioHostStatus>
 
     /// How often the main loop looks at the server and its statistics; a stop request wakes it at once.
     public static let pollInterval: Duration = .milliseconds(10)
@@ -38,7 +43,13 @@ public final class LiveSession: @unchecked Sendable {
         self.options = options
         self.stop = stop
         self.log = log
+        lastStatus = Mutex(AudioHostStatus(
+            backend: .jack, clientName: options.client.clientName, serverName: options.client.serverName,
+            sampleRate: 0, periodFrames: 0))
     }
+
+    /// The latest snapshot of the client (before the first connection: its name and server only); any thread.
+    public var audioStatus: AudioHostStatus { lastStatus.withLock { $0 } }
 
     /// Asks a running session to stop; safe from any thread. `run()` returns ``LiveSessionOutcome/stopRequested``.
     public func requestStop() {
@@ -71,6 +82,7 @@ public final class LiveSession: @unchecked Sendable {
         var client: JACKClient? = try start(isReconnect: false)
         stop.stopAfter(options.duration)
         var reportedXruns = 0
+        var nextFullStatus = ContinuousClock.now + .seconds(1)
         while true {
             if let outcome = reasonToEnd() {
                 if let client {
@@ -82,12 +94,29 @@ public final class LiveSession: @unchecked Sendable {
             if let current = client {
                 let statistics = current.statistics
                 lastStatistics.withLock { $0 = statistics }
-                if statistics.xruns > reportedXruns {
-                    log("xrun: \(statistics.xruns) so far (longest callback \(Self.microseconds(statistics.longestCallbackNanoseconds)))")
-                    reportedXruns = statistics.xruns
+                let status: AudioHostStatus
+                if ContinuousClock.now >= nextFullStatus, !current.isServerGone {
+                    nextFullStatus = ContinuousClock.now + .seconds(1)
+                    status = current.audioStatus
+                    lastStatus.withLock { $0 = status }
+                } else {
+                    let load = current.isServerGone ? nil : current.cpuLoad
+                    status = lastStatus.withLock { s in
+                        s.apply(statistics)
+                        s.cpuLoad = load ?? s.cpuLoad
+                        return s
+                    }
+                }
+                if status.xruns > reportedXruns {
+                    log(status.xrunLine)
+                    reportedXruns = status.xruns
                 }
                 if current.isServerGone {
                     let reason = current.serverShutdownReason ?? "unknown reason"
+                    lastStatus.withLock {
+                        $0.isRunning = false
+                        $0.shutdownReason = reason
+                    }
                     log("JACK server shut down: \(reason)")
                     current.close()
                     client = nil
@@ -155,48 +184,21 @@ public final class LiveSession: @unchecked Sendable {
     }
 
     private func report(_ client: JACKClient, isReconnect: Bool) {
-        let rate = client.sampleRate
-        let period = client.bufferSize
-        let server = options.client.serverName.map { "\"\($0)\"" } ?? "default"
-        log("\(isReconnect ? "Reconnected to" : "Connected to") JACK server \(server) as \"\(client.name)\": "
-            + "\(rate) Hz, period \(period) frames (\(Self.milliseconds(frames: period, rate: rate))), "
-            + "realtime \(client.isRealtime ? "yes" : "no")")
-        let ports = client.ports
-        for (name, arrow) in [(ports.leftOutput, "→"), (ports.rightOutput, "→"), (ports.midiOutput, "→"), (ports.midiInput, "←")] {
-            let connections = client.portInfo(named: name)?.connections ?? []
-            log("  \(name) \(connections.isEmpty ? "(not connected)" : "\(arrow) \(connections.joined(separator: ", "))")")
-        }
-        let latency = client.playbackLatency
-        let processing = handler.processingLatency
-        if processing > 0 {
-            log("  processing latency \(processing) frames (\(Self.milliseconds(frames: processing, rate: rate))): "
-                + "the limiter's look-ahead, reported to JACK; MIDI in to sound out takes one period plus this")
-        }
-        if latency.upperBound > 0 {
-            log("  playback latency \(latency.lowerBound == latency.upperBound ? "\(latency.upperBound)" : "\(latency.lowerBound)…\(latency.upperBound)") frames "
-                + "(\(Self.milliseconds(frames: latency.upperBound, rate: rate))) from these outputs to the hardware"
-                + (processing > 0 ? "; \(latency.upperBound + processing) frames (\(Self.milliseconds(frames: latency.upperBound + processing, rate: rate))) from MIDI in" : ""))
-        } else {
-            log("  playback latency: one period (\(Self.milliseconds(frames: period, rate: rate))); outputs not connected to hardware")
-        }
+        let status = client.audioStatus
+        lastStatus.withLock { $0 = status }
+        for line in status.setupLines(isReconnect: isReconnect) { log(line) }
     }
 
     private func finish(_ client: JACKClient, because outcome: LiveSessionOutcome) {
         let finalPeriodRan = client.stop()
         let statistics = client.statistics
         lastStatistics.withLock { $0 = statistics }
+        let status = lastStatus.withLock { s in
+            s.apply(statistics)
+            s.isRunning = false
+            return s
+        }
         client.close()
-        log("Stopped (\(outcome))\(finalPeriodRan ? "" : ", final period did not run"): \(statistics.periods) periods, "
-            + "\(statistics.xruns) xruns, longest callback \(Self.microseconds(statistics.longestCallbackNanoseconds)), "
-            + "MIDI out dropped \(statistics.midiOutputDropped), MIDI in lost \(statistics.midiInputLost)")
-    }
-
-    static func milliseconds(frames: Int, rate: Int) -> String {
-        let ms = Double(frames) * 1000 / Double(max(rate, 1))
-        return "\((ms * 100).rounded() / 100) ms"
-    }
-
-    static func microseconds(_ nanoseconds: Int) -> String {
-        "\((Double(nanoseconds) / 100).rounded() / 10) µs"
+        log("Stopped (\(outcome))\(finalPeriodRan ? "" : ", final period did not run"): \(status.countersLine)")
     }
 }

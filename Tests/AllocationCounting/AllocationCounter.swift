@@ -65,4 +65,18 @@ public enum AllocationCounter {
             frees: Int(allocation_counter_frees() - freesBefore)
         )
     }
+
+    /// For a thread the test does not run itself (JACK's process thread): turns counting on for
+    /// the calling thread for the rest of its life and returns its count so far, the baseline for
+    /// ``allocationsOnThisThread``. Call it from that thread (from a handler's callback).
+    public static func startCountingThisThread() -> Int {
+        _ = allocation_counter_begin()
+        return Int(allocation_counter_allocations())
+    }
+
+    /// Allocation calls counted on the calling thread while counting was on (see ``startCountingThisThread()``).
+    public static var allocationsOnThisThread: Int { Int(allocation_counter_allocations()) }
+
+    /// Makes one heap allocation through the dynamic malloc symbol (a probe that counting sees).
+    public static func allocateOnce() { allocation_counter_touch_heap(32) }
 }

@@ -165,6 +165,37 @@ uint32_t pj_jack_midi_get_lost_event_count(void *port_buffer);
 /// Monotonic time in nanoseconds (CLOCK_MONOTONIC; vDSO, safe on the audio thread).
 uint64_t pj_monotonic_nanoseconds(void);
 
+/// CPU time the calling thread has used, in nanoseconds (CLOCK_THREAD_CPUTIME_ID: a system
+/// call, no allocation, no lock; time while preempted or blocked is not counted).
+uint64_t pj_thread_cpu_nanoseconds(void);
+
+/// The calling thread's own resource counters (getrusage RUSAGE_THREAD): page faults served
+/// without and with I/O, voluntary and involuntary context switches.
+typedef struct {
+    int64_t minor_faults;
+    int64_t major_faults;
+    int64_t voluntary_switches;
+    int64_t involuntary_switches;
+} pj_thread_usage_t;
+
+/// Fills `usage` for the calling thread; 0 on success, else -1 (all fields 0).
+int pj_thread_usage(pj_thread_usage_t *usage);
+
+/// The calling thread's scheduling policy (SCHED_OTHER 0, SCHED_FIFO 1, SCHED_RR 2, …) and
+/// priority (pthread_getschedparam); returns 0 on success.
+int pj_thread_scheduling(int *policy, int *priority);
+
+/// The soft RLIMIT_MEMLOCK in bytes; -1 when unlimited, -2 when it cannot be read.
+int64_t pj_memlock_limit(void);
+
+/// Locks the pages mapped now into RAM (mlockall(MCL_CURRENT), never MCL_FUTURE, which would
+/// make later allocations fail at the limit). Returns 0, or the errno (ENOMEM: over the limit,
+/// EPERM: not allowed).
+int pj_lock_current_memory(void);
+
+/// Bytes of the process's resident and total mapped memory (/proc/self/statm); 0 when unknown.
+void pj_process_memory(int64_t *resident, int64_t *mapped);
+
 /// Enables flush-to-zero and denormals-are-zero on the calling thread and returns the
 /// previous floating-point control state, for pj_fpu_restore at the end of the callback.
 /// Denormals make IIR tails and reverbs hundreds of times slower on x86, which turns a

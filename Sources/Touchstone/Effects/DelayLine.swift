@@ -21,10 +21,15 @@ import Foundation
 ///   each repeat is darker than the last; 20 000 (the default) or ≥ 0.49·fs bypasses it.
 /// - `mix` (0…1) cross-fades dry to the delayed signal.
 ///
-/// Storage for `maximumDelay` seconds (plus modulation headroom) is allocated in
-/// `prepare`. Mono: use two instances for stereo (`StereoDelay` does that).
+/// Storage for `maximumDelay` seconds (plus modulation headroom) is allocated and
+/// zeroed in `prepare`. Mono: use two instances for stereo (`StereoDelay` does that).
 /// Output never denormal (loop state is flushed). A NaN input circulates in the
 /// loop until `reset()`.
+///
+/// `reset()` is O(1) and safe on the audio thread: it does not clear the line (512 KiB
+/// for 2 s at 48 kHz). It restarts a count of samples written, and until the whole line
+/// has been written once since the reset, a tap reaching back before the reset reads 0
+/// (what a cleared line holds): the output is that of a cleared line, sample for sample.
 ///
 /// Thread confinement: use an instance from one thread at a time (the audio
 /// thread, or setup code before it starts). Its stored properties are
@@ -39,6 +44,9 @@ public final class DelayLine: MonoProcessor {
     @exclusivity(unchecked) @usableFromInline var buffer: UnsafeMutablePointer<Float>
     @exclusivity(unchecked) @usableFromInline var mask: Int = 0
     @exclusivity(unchecked) @usableFromInline var writeIndex: Int = 0
+    // Samples written since the last reset, counted up to the line's length (mask + 1);
+    // from there on the whole line holds post-reset samples and taps need no guard.
+    @exclusivity(unchecked) @usableFromInline var freshWrites: Int = 0
     @exclusivity(unchecked) @usableFromInline var maximumDelaySamples: Float = 2
     @exclusivity(unchecked) @usableFromInline var sampleRate: Float = 48_000
 
@@ -122,6 +130,8 @@ public final class DelayLine: MonoProcessor {
         while size < longest { size <<= 1 }
         buffer.deallocate()
         buffer = UnsafeMutablePointer<Float>.allocate(capacity: size)
+        // Zeroed here, off the audio thread, so every page is touched before the first period.
+        buffer.initialize(repeating: 0, count: size)
         mask = size - 1
         maximumDelaySamples = Float(size - 3)
         updateDelayTarget()
@@ -130,10 +140,12 @@ public final class DelayLine: MonoProcessor {
         reset()
     }
 
-    /// Silences the line and jumps every smoothed parameter to its target. No allocation.
+    /// Silences the line and jumps every smoothed parameter to its target. O(1): no allocation
+    /// and no clearing of the line (taps reaching before the reset read 0 until the line has been
+    /// rewritten; see the type's note), so it is safe on the audio thread.
     public func reset() {
-        buffer.update(repeating: 0, count: mask + 1)
         writeIndex = 0
+        freshWrites = 0
         loopFilterState = 0
         delaySamples = delaySamplesTarget
         feedbackValue = feedbackTarget
@@ -174,7 +186,8 @@ public final class DelayLine: MonoProcessor {
     /// One sample on state the caller holds in locals (so nothing is reloaded after
     /// the store into the buffer).
     @inlinable @inline(__always)
-    func step(_ input: Float, modulation: Float, _ s: inout LoopState, _ k: BlockConstants) -> Float {
+    func step(_ input: Float, modulation: Float, _ s: inout LoopState, _ k: BlockConstants,
+              guarded: Bool = false, fresh: Int = 0) -> Float {
         s.delay += k.delayCoefficient * (k.delayTarget - s.delay)
         s.feedback += k.parameterCoefficient * (k.feedbackTarget - s.feedback)
         s.mix += k.parameterCoefficient * (k.mixTarget - s.mix)
@@ -189,11 +202,17 @@ public final class DelayLine: MonoProcessor {
         // Delay k reads the sample written k calls ago (writeIndex - k).
         let newest = s.write &- whole
         let buffer = k.buffer, mask = k.mask
-        let delayed = HermiteInterpolation.interpolate(
-            buffer[(newest &+ 1) & mask], buffer[newest & mask],
-            buffer[(newest &- 1) & mask], buffer[(newest &- 2) & mask],
-            at: fraction
-        )
+        var a = buffer[(newest &+ 1) & mask], b = buffer[newest & mask]
+        var c = buffer[(newest &- 1) & mask], d = buffer[(newest &- 2) & mask]
+        if guarded {
+            // `fresh` samples were written since the reset; a tap written k calls ago with
+            // k > fresh reaches before it and reads 0 (`guarded` is a constant at each call site).
+            if whole &- 1 > fresh { a = 0 }
+            if whole > fresh { b = 0 }
+            if whole &+ 1 > fresh { c = 0 }
+            if whole &+ 2 > fresh { d = 0 }
+        }
+        let delayed = HermiteInterpolation.interpolate(a, b, c, d, at: fraction)
         s.loop = DenormalGuard.flush(s.loop + s.damping * (delayed - s.loop))
         buffer[s.write & mask] = DenormalGuard.flush(input + s.feedback * s.loop)
         s.write = (s.write &+ 1) & mask
@@ -205,9 +224,21 @@ public final class DelayLine: MonoProcessor {
     @inlinable @inline(__always)
     public func processSample(_ input: Float, modulation: Float) -> Float {
         var s = loopState
-        let output = step(input, modulation: modulation, &s, blockConstants)
+        let output: Float
+        if freshWrites <= mask {
+            output = step(input, modulation: modulation, &s, blockConstants, guarded: true, fresh: freshWrites)
+            freshWrites &+= 1
+        } else {
+            output = step(input, modulation: modulation, &s, blockConstants)
+        }
         loopState = s
         return output
+    }
+
+    /// Samples of a block of `count` that need guarded taps (shortly after a reset).
+    @inlinable @inline(__always)
+    func guardedCount(_ count: Int) -> Int {
+        freshWrites <= mask ? min(count, mask &+ 1 &- freshWrites) : 0
     }
 
     /// Processes one sample at the current delay time.
@@ -224,7 +255,13 @@ public final class DelayLine: MonoProcessor {
         guard let base = buffer.baseAddress else { return }
         var s = loopState
         let k = blockConstants
-        for i in 0..<buffer.count {
+        let guarded = guardedCount(buffer.count)
+        if guarded > 0 {
+            let fresh = freshWrites
+            for i in 0..<guarded { base[i] = step(base[i], modulation: 0, &s, k, guarded: true, fresh: fresh &+ i) }
+            freshWrites = fresh &+ guarded
+        }
+        for i in guarded..<buffer.count {
             base[i] = step(base[i], modulation: 0, &s, k)
         }
         loopState = s
@@ -240,7 +277,15 @@ public final class DelayLine: MonoProcessor {
         guard let base = buffer.baseAddress, let offsets = modulation.baseAddress else { return }
         var s = loopState
         let k = blockConstants
-        for i in 0..<buffer.count {
+        let guarded = guardedCount(buffer.count)
+        if guarded > 0 {
+            let fresh = freshWrites
+            for i in 0..<guarded {
+                base[i] = step(base[i], modulation: offsets[i], &s, k, guarded: true, fresh: fresh &+ i)
+            }
+            freshWrites = fresh &+ guarded
+        }
+        for i in guarded..<buffer.count {
             base[i] = step(base[i], modulation: offsets[i], &s, k)
         }
         loopState = s

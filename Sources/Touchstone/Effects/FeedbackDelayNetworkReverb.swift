@@ -32,8 +32,14 @@ import Foundation
 /// - `diffusion`: input allpass gain, 0…0.75. Applied immediately.
 /// - `mix`: 0 (dry) … 1 (wet only). Smoothed per sample (10 ms).
 ///
-/// Buffers for the largest size are allocated in `prepare`. Output never denormal
+/// Buffers for the largest size are allocated and zeroed in `prepare`. Output never denormal
 /// (loop state is flushed). A NaN input circulates until `reset()`.
+///
+/// `reset()` is O(1) and safe on the audio thread: it does not clear the delay memory (up to
+/// 8 × 16 384 floats, 512 KiB at 48 kHz). It restarts a step count instead, and until every
+/// line has been written once since the reset, a read of a step from before the reset yields 0
+/// (what a cleared line would hold). The output is the same, sample for sample, as after a full
+/// clear; the guarded reads cost a little more for one line capacity (≈ 0.34 s at 48 kHz).
 ///
 /// Thread confinement: use an instance from one thread at a time (the audio
 /// thread, or setup code before it starts). Its stored properties are
@@ -58,6 +64,9 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     @exclusivity(unchecked) @usableFromInline var lineCapacity = 1
     @exclusivity(unchecked) @usableFromInline var lineFloatMask = 7  // 8 · lineCapacity − 1
     @exclusivity(unchecked) @usableFromInline var lineWritePosition = 0  // in floats, a multiple of 8
+    // Steps written since the last reset, counted up to `lineCapacity` (from there on every
+    // line and diffuser slot holds post-reset data and reads need no guard).
+    @exclusivity(unchecked) @usableFromInline var freshSteps = 0
     // Per-line parameters and state, one lane per line. Stored by value (not behind a
     // pointer that might alias the line memory), so they stay in registers.
     @usableFromInline let lengths: UnsafeMutablePointer<Int>
@@ -181,13 +190,17 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         controlSmoothingCoefficient = 1 - Foundation.exp(-Float(FeedbackDelayNetworkReverb.gainUpdateInterval) / (0.05 * sampleRate))
         mixSmoothingCoefficient = 1 - Foundation.exp(-1 / (0.01 * sampleRate))
         updateLengths()
+        // Zeroed here, off the audio thread, so every page is touched before the first period.
+        lines.initialize(repeating: 0, count: lineCapacity * count)
+        diffusers.initialize(repeating: 0, count: diffuserCapacity * count)
         reset()
     }
 
-    /// Silences the tail and jumps smoothed parameters to their targets. No allocation.
+    /// Silences the tail and jumps smoothed parameters to their targets. O(1): no allocation and
+    /// no clearing of the delay memory (reads of steps from before the reset yield 0 until each
+    /// line has been rewritten; see the type's note), so it is safe on the audio thread.
     public func reset() {
-        lines.update(repeating: 0, count: lineCapacity * FeedbackDelayNetworkReverb.lineCount)
-        diffusers.update(repeating: 0, count: diffuserCapacity * FeedbackDelayNetworkReverb.lineCount)
+        freshSteps = 0
         dampingStates = SIMD8(repeating: 0)
         lineWritePosition = 0
         diffuserWritePosition = 0
@@ -222,16 +235,23 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         lines: UnsafeMutablePointer<Float>, lineFloatMask: Int, lineWrite: inout Int,
         diffusers: UnsafeMutablePointer<Float>, diffuserFloatMask: Int, diffuserWrite: inout Int,
         readOffsets: UnsafeMutablePointer<Int>, diffusion g: Float,
-        gains: SIMD8<Float>, poles: SIMD8<Float>, states: inout SIMD8<Float>
+        gains: SIMD8<Float>, poles: SIMD8<Float>, states: inout SIMD8<Float>,
+        guarded: Bool = false, step: Int = 0
     ) -> (left: Float, right: Float) {
+        // `guarded` (a constant at every call site, so the fast path keeps no test): `step` steps
+        // were written since the reset, and a read reaching back before the reset yields 0.
         // Input diffusion: four Schroeder allpasses per side, in series (left k = 0…3,
         // right k = 4…7); ring k reads the value written nₖ steps ago.
         let dw = diffuserWrite
         var x = left
         var y = right
         for j in 0..<4 {
-            let delayedLeft = diffusers[(dw &- readOffsets[8 &+ j]) & diffuserFloatMask]
-            let delayedRight = diffusers[(dw &- readOffsets[12 &+ j]) & diffuserFloatMask]
+            var delayedLeft = diffusers[(dw &- readOffsets[8 &+ j]) & diffuserFloatMask]
+            var delayedRight = diffusers[(dw &- readOffsets[12 &+ j]) & diffuserFloatMask]
+            if guarded {
+                if step < diffuserLengths[j] { delayedLeft = 0 }
+                if step < diffuserLengths[4 &+ j] { delayedRight = 0 }
+            }
             let vLeft = DenormalGuard.flush(x + g * delayedLeft)
             let vRight = DenormalGuard.flush(y + g * delayedRight)
             diffusers[dw &+ j] = vLeft
@@ -243,12 +263,18 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
 
         // Line outputs (eight reads at their own delays), as lines 0…3 and 4…7.
         let w = lineWrite
-        let low = SIMD4<Float>(
+        var low = SIMD4<Float>(
             lines[(w &- readOffsets[0]) & lineFloatMask], lines[(w &- readOffsets[1]) & lineFloatMask],
             lines[(w &- readOffsets[2]) & lineFloatMask], lines[(w &- readOffsets[3]) & lineFloatMask])
-        let high = SIMD4<Float>(
+        var high = SIMD4<Float>(
             lines[(w &- readOffsets[4]) & lineFloatMask], lines[(w &- readOffsets[5]) & lineFloatMask],
             lines[(w &- readOffsets[6]) & lineFloatMask], lines[(w &- readOffsets[7]) & lineFloatMask])
+        if guarded {
+            for i in 0..<4 {
+                if step < lengths[i] { low[i] = 0 }
+                if step < lengths[4 &+ i] { high[i] = 0 }
+            }
+        }
         // Orthogonal ±1 taps: left (+ + − − + + − −), right (+ − + − − + − +);
         // both repeat (left) or negate (right) across the halves.
         let halvesSum = low + high
@@ -286,12 +312,23 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         var lineWrite = lineWritePosition
         var diffuserWrite = diffuserWritePosition
         var states = dampingStates
-        let wet = wetFrame(
-            left: left, right: right,
-            lines: lines, lineFloatMask: lineFloatMask, lineWrite: &lineWrite,
-            diffusers: diffusers, diffuserFloatMask: diffuserFloatMask, diffuserWrite: &diffuserWrite,
-            readOffsets: readOffsets, diffusion: diffusionGain,
-            gains: gains, poles: dampingPoles, states: &states)
+        let wet: (left: Float, right: Float)
+        if freshSteps < lineCapacity {
+            wet = wetFrame(
+                left: left, right: right,
+                lines: lines, lineFloatMask: lineFloatMask, lineWrite: &lineWrite,
+                diffusers: diffusers, diffuserFloatMask: diffuserFloatMask, diffuserWrite: &diffuserWrite,
+                readOffsets: readOffsets, diffusion: diffusionGain,
+                gains: gains, poles: dampingPoles, states: &states, guarded: true, step: freshSteps)
+            freshSteps &+= 1
+        } else {
+            wet = wetFrame(
+                left: left, right: right,
+                lines: lines, lineFloatMask: lineFloatMask, lineWrite: &lineWrite,
+                diffusers: diffusers, diffuserFloatMask: diffuserFloatMask, diffuserWrite: &diffuserWrite,
+                readOffsets: readOffsets, diffusion: diffusionGain,
+                gains: gains, poles: dampingPoles, states: &states)
+        }
         lineWritePosition = lineWrite
         diffuserWritePosition = diffuserWrite
         dampingStates = states
@@ -320,7 +357,29 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         var n = 0
         while n < count {
             if samplesUntilGainUpdate == 0 { advanceControl() }
-            let run = min(samplesUntilGainUpdate, count &- n)
+            var run = min(samplesUntilGainUpdate, count &- n)
+            let fresh = freshSteps
+            if fresh < lineCapacity {
+                // Shortly after a reset: the same run with guarded reads (see the type's note).
+                run = min(run, lineCapacity &- fresh)
+                samplesUntilGainUpdate &-= run
+                let gains = self.gains, poles = dampingPoles
+                for i in n..<(n &+ run) {
+                    let inLeft = leftBase[i], inRight = rightBase[i]
+                    mix += mixCoefficient * (mixTarget - mix)
+                    let wet = wetFrame(
+                        left: inLeft, right: inRight,
+                        lines: lines, lineFloatMask: lineFloatMask, lineWrite: &lineWrite,
+                        diffusers: diffusers, diffuserFloatMask: diffuserFloatMask, diffuserWrite: &diffuserWrite,
+                        readOffsets: readOffsets, diffusion: g,
+                        gains: gains, poles: poles, states: &states, guarded: true, step: fresh &+ (i &- n))
+                    leftBase[i] = inLeft + mix * (wet.left - inLeft)
+                    rightBase[i] = inRight + mix * (wet.right - inRight)
+                }
+                freshSteps = fresh &+ run
+                n &+= run
+                continue
+            }
             samplesUntilGainUpdate &-= run
             let gains = self.gains, poles = dampingPoles
             for i in n..<(n &+ run) {

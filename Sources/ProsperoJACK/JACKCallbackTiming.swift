@@ -1,0 +1,95 @@
+import CJACKLoader
+import Synchronization
+
+/// Per-callback measurements of a ``JACKClient``'s process callback, for telling preemption
+/// (wall time without CPU time, involuntary switches) from our own work (CPU time) and from
+/// in-process causes (page faults, blocking).
+///
+/// Set it on the client before ``JACKClient/activate(handler:)``. Each callback then reads the
+/// thread's CPU clock and resource counters at its start and end (four system calls, about a
+/// microsecond, counted in the callback's own times) and stores one ``JACKCallbackSample`` into a
+/// ring allocated and touched here, so the audio thread never allocates. The first callback also
+/// stores the thread's scheduling policy. Read ``samples()`` or ``report(periodNanoseconds:)``
+/// after the client stopped (while it runs they see a consistent prefix, not a snapshot).
+public final class JACKCallbackTiming: @unchecked Sendable {
+    /// Callbacks the ring holds; later ones overwrite the oldest.
+    public let capacity: Int
+    private let ring: UnsafeMutablePointer<JACKCallbackSample>
+    private let written = Atomic<Int>(0)
+    private let policy = Atomic<Int>(-1)
+    private let priority = Atomic<Int>(0)
+
+    /// - Parameter capacity: callbacks kept (at least 1); size it for the whole run
+    ///   (seconds × sample rate / period) to report every callback.
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        ring = .allocate(capacity: self.capacity)
+        // Initialising writes every page now, so the audio thread never takes a first-touch fault here.
+        ring.initialize(repeating: JACKCallbackSample(), count: self.capacity)
+    }
+
+    deinit { ring.deallocate() }
+
+    /// Callbacks recorded so far (may exceed ``capacity``).
+    public var recordedCount: Int { written.load(ordering: .acquiring) }
+
+    /// The callback thread's scheduling policy and priority, once a callback ran.
+    public var scheduling: JACKThreadScheduling? {
+        let p = policy.load(ordering: .acquiring)
+        return p < 0 ? nil : JACKThreadScheduling(policy: p, priority: priority.load(ordering: .relaxed))
+    }
+
+    /// The recorded callbacks, oldest first (the last ``capacity`` of them).
+    public func samples() -> [JACKCallbackSample] {
+        let count = written.load(ordering: .acquiring)
+        let kept = min(count, capacity)
+        return (0..<kept).map { ring[(count - kept + $0) % capacity] }
+    }
+
+    /// The distribution of the recorded callbacks against a period of `periodNanoseconds`.
+    public func report(periodNanoseconds: Int64) -> JACKCallbackReport {
+        JACKCallbackReport(samples: samples(), periodNanoseconds: periodNanoseconds, scheduling: scheduling,
+                           droppedCount: max(0, recordedCount - capacity))
+    }
+
+    // MARK: Audio thread
+
+    /// The thread's counters at a callback's start.
+    struct Mark {
+        var cpu: UInt64
+        var usage: pj_thread_usage_t
+    }
+
+    /// Reads the thread's CPU clock and counters at the start of a callback (after its wall-clock start).
+    @inline(__always)
+    func begin() -> Mark {
+        if policy.load(ordering: .relaxed) < 0 {
+            var p: Int32 = 0, prio: Int32 = 0
+            if pj_thread_scheduling(&p, &prio) == 0 {
+                priority.store(Int(prio), ordering: .relaxed)
+                policy.store(Int(p), ordering: .releasing)
+            }
+        }
+        var usage = pj_thread_usage_t()
+        _ = pj_thread_usage(&usage)
+        return Mark(cpu: pj_thread_cpu_nanoseconds(), usage: usage)
+    }
+
+    /// Stores the callback that began at `mark` and `wallStart` (CLOCK_MONOTONIC nanoseconds).
+    @inline(__always)
+    func end(_ mark: Mark, wallStart: UInt64) {
+        let cpu = pj_thread_cpu_nanoseconds()
+        var usage = pj_thread_usage_t()
+        _ = pj_thread_usage(&usage)
+        let wall = pj_monotonic_nanoseconds()
+        let index = written.load(ordering: .relaxed)
+        ring[index % capacity] = JACKCallbackSample(
+            wallNanoseconds: Int64(bitPattern: wall &- wallStart),
+            cpuNanoseconds: Int64(bitPattern: cpu &- mark.cpu),
+            minorFaults: Int32(clamping: usage.minor_faults &- mark.usage.minor_faults),
+            majorFaults: Int32(clamping: usage.major_faults &- mark.usage.major_faults),
+            involuntarySwitches: Int32(clamping: usage.involuntary_switches &- mark.usage.involuntary_switches),
+            voluntarySwitches: Int32(clamping: usage.voluntary_switches &- mark.usage.voluntary_switches))
+        written.store(index &+ 1, ordering: .releasing)
+    }
+}
