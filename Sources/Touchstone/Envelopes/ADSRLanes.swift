@@ -108,11 +108,14 @@ public struct ADSRLanes: Sendable {
     /// The current gain per lane, 0…1.
     @inlinable
     public var output: Vector {
-        // Halves converted apart: a direct SIMD8<Double> → SIMD8<Float> goes through the generic
-        // element-wise initialiser.
-        let low = SIMD4<Float>(Float(levels[0]), Float(levels[1]), Float(levels[2]), Float(levels[3]))
-        let high = SIMD4<Float>(Float(levels[4]), Float(levels[5]), Float(levels[6]), Float(levels[7]))
-        return Vector(lowHalf: low, highHalf: high)
+        // Inlined always: as a call, the whole lane state is copied to memory every sample.
+        @inline(__always) get {
+            // Halves converted apart: a direct SIMD8<Double> → SIMD8<Float> goes through the generic
+            // element-wise initialiser.
+            let low = SIMD4<Float>(Float(levels[0]), Float(levels[1]), Float(levels[2]), Float(levels[3]))
+            let high = SIMD4<Float>(Float(levels[4]), Float(levels[5]), Float(levels[6]), Float(levels[7]))
+            return Vector(lowHalf: low, highHalf: high)
+        }
     }
 
     /// The level of `lane` (Double, as the scalar envelope keeps it).
