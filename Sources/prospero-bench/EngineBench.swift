@@ -90,7 +90,7 @@ enum EngineBench {
                     target: nil, seconds: seconds,
                     midi: .heldChord(notes: [57], retriggerEvery: 0.5, seconds: seconds),
                     commands: [.cutoff(1_200), .tremoloDepth(0.5)]) { KernelChainEngine(truePeakLimiter: false) },
-            measure("Ariel poly synth, 16 voices, tone + fuzz + delay + reverb", target: nil, seconds: seconds,
+            measure("Ariel poly synth, 16 voices, tone + fuzz + delay + reverb", target: 200, seconds: seconds,
                     midi: .heldChord(notes: Array(48..<64), retriggerEvery: 2, seconds: seconds)) {
                 var settings = PolySynthSettings()
                 settings.tone.enabled = true

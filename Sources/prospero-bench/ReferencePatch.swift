@@ -5,9 +5,11 @@
 // Faust's C++ of the same patch: ≈5.8 ns per voice-sample on the reference 2-core VM, peak 0.684, RMS 0.121;
 // scripts/bench/compare builds and times Faust and Csound on this machine for a side-by-side figure.
 //
-// Voices render in groups of four, side by side: one voice alone is bound by the latency of the filter's
-// feedback path, four independent recursions keep the CPU busy (Faust's generated loop gets the same
-// effect by stepping all 64 voices each sample). This is the loop shape Ariel's voice renderer should use.
+// Voices render eight at a time in SIMD lanes (`renderLanes`): `BandLimitedOscillatorLanes` (saw),
+// `StateVariableFilterLanes`, `ADSRLanes`, one vector step for eight voices; the eight lanes' sum is
+// kept per sample as a vector and reduced once for all 64 voices. `--scalar` renders the same patch voice
+// by voice (four side by side, so the filters' feedback latencies overlap), the reference the lanes are
+// compared with: `--check` renders both and prints the largest difference.
 import Foundation
 import Touchstone
 
@@ -68,6 +70,51 @@ func renderGroup(_ voices: UnsafeMutableBufferPointer<Voice>, _ first: Int, into
     voices[first + 2].filter.channelState = fc; voices[first + 3].filter.channelState = fd
 }
 
+/// Eight voices of the patch in SIMD lanes. The scalar `ADSR`s stay the owners of stages and gates;
+/// `ADSRLanes` mirrors them and hands back the lanes whose segment ends.
+struct VoiceLanes {
+    var oscillators: BandLimitedOscillatorLanes
+    var filters: StateVariableFilterLanes
+    var envelopes: ADSRLanes
+
+    /// Loads eight scalar voices (their oscillators must be saws at phase 0, their filters settled).
+    init(_ voices: UnsafeMutableBufferPointer<Voice>, first: Int, spec: ProcessSpec) {
+        var frequencies = BandLimitedOscillatorLanes.Vector()
+        for lane in 0..<8 { frequencies[lane] = voices[first + lane].oscillator.frequency }
+        oscillators = BandLimitedOscillatorLanes(waveform: .saw, frequencies: frequencies)
+        oscillators.prepare(spec)
+        filters = StateVariableFilterLanes()
+        envelopes = ADSRLanes()
+        for lane in 0..<8 {
+            filters.load(lane, from: voices[first + lane].filter)
+            envelopes.load(lane, from: voices[first + lane].envelope)
+        }
+    }
+}
+
+/// Adds eight voices' output for `range` to `mix`, lane by lane (the lanes are summed later, once for
+/// all groups). `envelopes` are the group's eight scalar envelopes; `gains` is scratch for one block.
+/// Two passes, envelopes then audio: apart, each keeps its state in registers.
+@inline(__always)
+func renderLanes(_ group: inout VoiceLanes, _ envelopes: UnsafeMutablePointer<ADSR>,
+                 into mix: UnsafeMutablePointer<SIMD8<Float>>, gains: UnsafeMutablePointer<SIMD8<Float>>,
+                 _ range: Range<Int>) {
+    var env = group.envelopes
+    for i in range {
+        let ended = env.step()
+        if ADSRLanes.anyLane(ended) {
+            for lane in 0..<8 where ended[lane] { env.endSegment(lane, &envelopes[lane]) }
+        }
+        gains[i] = env.output
+    }
+    group.envelopes = env
+    var osc = group.oscillators, svf = group.filters
+    for i in range {
+        mix[i] += svf.tick(osc.nextSaw()).low * gains[i]
+    }
+    group.oscillators = osc; group.filters = svf
+}
+
 func cpuSeconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
@@ -82,7 +129,7 @@ struct RunResult {
     var samples: [Float]
 }
 
-func run(seconds: Double, keep: Bool) -> RunResult {
+func run(seconds: Double, keep: Bool, lanes: Bool = true) -> RunResult {
     let sampleRate = 48_000.0
     let blockSize = 256
     let spec = ProcessSpec(sampleRate: sampleRate, maximumBlockSize: blockSize)
@@ -103,23 +150,49 @@ func run(seconds: Double, keep: Bool) -> RunResult {
     }
     var output = [Float](repeating: 0, count: keep ? totalFrames : 0)
     var mix = [Float](repeating: 0, count: blockSize)
+    // Lanes: eight groups mirroring the scalar voices, a vector sum per sample, scalar envelopes apart.
+    var groups = voices.withUnsafeMutableBufferPointer { v in (0..<8).map { VoiceLanes(v, first: 8 * $0, spec: spec) } }
+    var envelopes = voices.map(\.envelope)
+    var laneMix = [SIMD8<Float>](repeating: SIMD8(), count: blockSize)
+    var laneGains = [SIMD8<Float>](repeating: SIMD8(), count: blockSize)
     var peak: Float = 0
     var sumSquares = 0.0
 
     let wallStart = ContinuousClock.now
     let cpuStart = cpuSeconds()
     mix.withUnsafeMutableBufferPointer { mix in
-        voices.withUnsafeMutableBufferPointer { voices in
+      voices.withUnsafeMutableBufferPointer { voices in
+        laneMix.withUnsafeMutableBufferPointer { laneMix in
+          groups.withUnsafeMutableBufferPointer { groups in
+            envelopes.withUnsafeMutableBufferPointer { envelopes in
+            laneGains.withUnsafeMutableBufferPointer { laneGains in
             var start = 0
             while start < totalFrames {
                 let n = min(blockSize, totalFrames - start)
-                for i in 0..<n { mix[i] = 0 }
                 // Sample-accurate gate: split the block at the gate-off frame.
                 let split = (start..<(start + n)).contains(gateOffFrame) ? gateOffFrame - start : n
-                for g in stride(from: 0, to: voices.count, by: 4) { renderGroup(voices, g, into: mix, 0..<split) }
-                if split < n {
-                    for v in voices.indices { voices[v].envelope.gateOff() }
-                    for g in stride(from: 0, to: voices.count, by: 4) { renderGroup(voices, g, into: mix, split..<n) }
+                if lanes {
+                    let lm = laneMix.baseAddress!, e = envelopes.baseAddress!, lg = laneGains.baseAddress!
+                    for i in 0..<n { lm[i] = SIMD8() }
+                    for g in groups.indices { renderLanes(&groups[g], e + 8 * g, into: lm, gains: lg, 0..<split) }
+                    if split < n {
+                        for g in groups.indices {
+                            for lane in 0..<8 { groups[g].envelopes.update(lane, &e[8 * g + lane]) { $0.gateOff() } }
+                        }
+                        for g in groups.indices { renderLanes(&groups[g], e + 8 * g, into: lm, gains: lg, split..<n) }
+                    }
+                    for i in 0..<n {
+                        let four = lm[i].lowHalf + lm[i].highHalf
+                        let two = four.lowHalf + four.highHalf
+                        mix[i] = two.x + two.y
+                    }
+                } else {
+                    for i in 0..<n { mix[i] = 0 }
+                    for g in stride(from: 0, to: voices.count, by: 4) { renderGroup(voices, g, into: mix, 0..<split) }
+                    if split < n {
+                        for v in voices.indices { voices[v].envelope.gateOff() }
+                        for g in stride(from: 0, to: voices.count, by: 4) { renderGroup(voices, g, into: mix, split..<n) }
+                    }
                 }
                 var blockSquares: Float = 0
                 for i in 0..<n {
@@ -132,7 +205,11 @@ func run(seconds: Double, keep: Bool) -> RunResult {
                 if keep { for i in 0..<n { output[start + i] = mix[i] } }
                 start += n
             }
+            }
+            }
+          }
         }
+      }
     }
     let cpu = cpuSeconds() - cpuStart
     let wall = (ContinuousClock.now - wallStart) / .seconds(1)
@@ -142,16 +219,28 @@ func run(seconds: Double, keep: Bool) -> RunResult {
 enum ReferencePatch {
     static func main(_ options: Options) {
         let seconds = options.seconds ?? 60
+        if options.check {
+            // The lanes against the scalar voices, sample by sample (same patch, same seconds).
+            let lanes = run(seconds: seconds, keep: true, lanes: true)
+            let scalar = run(seconds: seconds, keep: true, lanes: false)
+            let difference = zip(lanes.samples, scalar.samples).map { abs($0 - $1) }.max() ?? 0
+            print(String(format: "lanes vs scalar voices: largest difference %.2e over %d samples (output sum/64)",
+                          difference, lanes.samples.count))
+            if !(difference <= 2e-5) { exit(1) }
+            return
+        }
         var results: [RunResult] = []
         for r in 0..<options.runs {
-            results.append(run(seconds: seconds, keep: options.output != nil && r == 0))
+            results.append(run(seconds: seconds, keep: options.output != nil && r == 0, lanes: !options.scalar))
         }
         let best = results.min { $0.cpu < $1.cpu }!
         let sortedCPU = results.map(\.cpu).sorted()
         let median = sortedCPU[sortedCPU.count / 2]
         let voiceSamples = 64 * seconds * 48_000
-        print("reference patch: 64 voices band-limited (4-point PolyBLEP) saw -> SVF LP 2 kHz Q 5 -> ADSR 10/200/0.7/500 ms, \(seconds) s at 48 kHz, 256-frame blocks")
+        print("reference patch: 64 voices band-limited (4-point PolyBLEP) saw -> SVF LP 2 kHz Q 5 -> ADSR 10/200/0.7/500 ms, \(seconds) s at 48 kHz, 256-frame blocks, \(options.scalar ? "scalar voices" : "voices in SIMD lanes")")
         print(String(format: "runs: %d   CPU seconds best %.3f  median %.3f   (wall best %.3f)", options.runs, best.cpu, median, results.map(\.wall).min()!))
+        // One machine-readable line for scripts/bench/compare: the render loop's CPU alone (no start-up, no output file).
+        print(String(format: "render-cpu-seconds %.4f", median))
         print(String(format: "ns per voice-sample: best %.2f  median %.2f   (Faust reference ≈5.8, budget 8.7)", best.cpu / voiceSamples * 1e9, median / voiceSamples * 1e9))
         print(String(format: "real-time factor: %.1fx", seconds / best.cpu))
         print(String(format: "output peak %.3f  RMS %.3f   (Faust: peak 0.684, RMS 0.121)", best.peak, best.rms))

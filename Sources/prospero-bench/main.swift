@@ -1,11 +1,13 @@
 // prospero-bench: release-mode benchmarks of Prospero's render, input and parsing paths.
 //
-//   prospero-bench [patch] [--seconds S] [--runs N] [--output FILE.f32]   reference patch (dsp-references.md §3)
+//   prospero-bench [patch] [--seconds S] [--runs N] [--output FILE.f32]   reference patch (dsp-references.md §3), voices in SIMD lanes
+//                  [--scalar] [--check]                                  voice by voice / both, printing the largest difference
 //   prospero-bench kernels                                                per-kernel costs in ns/sample
 //   prospero-bench osc [--seconds S]                                      OSC decoding, messages per second, one core
 //   prospero-bench midi [--seconds S]                                     SMF and MIDI stream parsing, MB/s
 //   prospero-bench alloc                                                  heap allocations per rendered block (must be 0)
 //   prospero-bench engines [--seconds S] [--runs N] [--only NAME]         every AudioEngine through EngineHost: median × real time of N, allocations
+//   prospero-bench voices                                                 voices per core: poly synth voices within 50 % of a 64-frame period
 //   prospero-bench all                                                    osc, midi, alloc and engines as Markdown tables
 //
 // Build in release: `swift build -c release --product prospero-bench`. scripts/bench/compare runs these next to
@@ -17,10 +19,15 @@ struct Options {
     var seconds: Double?
     var runs = 3
     var output: String?
+    /// `patch`: render the voices one by one instead of in SIMD lanes.
+    var scalar = false
+    /// `patch`: render lanes and scalar voices and print their largest difference.
+    var check = false
 }
 
 let usage = """
-    usage: prospero-bench [patch|kernels|osc|midi|alloc|engines|all] [--seconds S] [--runs N] [--output FILE.f32]
+    usage: prospero-bench [patch|kernels|osc|midi|alloc|engines|voices|all] [--seconds S] [--runs N] [--output FILE.f32]
+           [--scalar] [--check]  (patch: voice by voice instead of SIMD lanes / both, printing their largest difference)
            [--only NAME]  (engines: only the rows whose name contains NAME)
 
     """
@@ -45,6 +52,8 @@ func parseOptions() -> Options {
             guard let n = Int(args.popFirst() ?? ""), n >= 1 else { fail() }
             options.runs = n
         case "--output": options.output = args.popFirst()
+        case "--scalar": options.scalar = true
+        case "--check": options.check = true
         case "--kernels": options.command = "kernels"
         case "--only":
             guard let name = args.popFirst() else { fail() }
@@ -68,6 +77,7 @@ case "alloc":
 case "engines":
     EngineBench.timedRuns = options.runs
     print(EngineBench.run(seconds: options.seconds ?? 20).markdown)
+case "voices": print(VoicesPerCoreBench.run().markdown)
 case "all":
     print(OSCBench.run(seconds: options.seconds ?? 3).markdown)
     print(MIDIParsingBench.run(seconds: options.seconds ?? 3).markdown)

@@ -8,7 +8,10 @@ extension PolySynth {
         let n = min(min(left.count, right.count), spec.maximumBlockSize)
         guard n > 0, let outL = left.baseAddress, let outR = right.baseAddress else { return }
         renderModulation(n)
-        renderVoices(n)
+        switch voiceRendering {
+        case .lanes: renderVoiceLanes(n)
+        case .scalar: renderVoices(n)
+        }
         let m = mid.baseAddress!, sd = side.baseAddress!, g = level.baseAddress!
         var spreadNow = spread
         for i in 0..<n {
@@ -64,6 +67,7 @@ extension PolySynth {
             m[i] = 0
             sd[i] = 0
         }
+        ratioIsFixed = pitchFixed
         lfo = lfoNow; depth = depthNow; vibratoMix = vibratoNow; tremoloMix = tremoloNow
         bend = bendNow; channelLevel = levelNow
     }

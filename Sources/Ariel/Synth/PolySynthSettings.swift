@@ -104,7 +104,7 @@ public struct PolySynthSettings: Sendable, Hashable, Codable {
         }
     }
 
-    /// Voices that may sound at once, 1…the synth's capacity (at most 64).
+    /// Voices that may sound at once, 1…the synth's capacity (at most 256).
     public var polyphony: Int = 16
     public var waveform: Waveform = .saw
     /// 0…1; glide time = portamento² seconds, 0 = off.
