@@ -7,7 +7,7 @@ struct PolySynthArguments: ParsableArguments {
     @Option(help: "Waveform: sine, saw, triangle, square (square plays at 70 % level).")
     var waveform: String = "saw"
 
-    @Option(help: "Voices that may sound at once, 1…64.")
+    @Option(help: "Voices that may sound at once, 1…256.")
     var voices: Int = 16
 
     @Option(help: "Attack in seconds, 0…20.")
