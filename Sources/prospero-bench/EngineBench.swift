@@ -100,14 +100,14 @@ enum EngineBench {
                 return PolySynth(capacity: 16, settings: settings)
             },
             measure("Hecate DroneSynthEngine, every tone, bass, shimmer, tremolo and reverb sounding (Coven)",
-                    target: 200, seconds: seconds, midi: .none,
+                    target: 250, seconds: seconds, midi: .none,
                     commands: [.face(FaceAmounts(root: 1, third: 1, fifth: 1, seventh: 1, ninth: 1, octave: 1, bass: 1,
                                                  cutoff: 0.6, resonance: 0.5, formantF1: 0.5, formantF2: 0.5, brightness: 1)),
                                .tremolo(shape: .sine, division: .eighth, depth: 0.5)]) {
                 DroneSynthEngine(preset: SoundPack.coven.preset)
             },
             measure("HiSynth, 16 voices (8 notes × 2 layers), 3 LFOs on all four targets, decimator + drive + delay + reverb",
-                    target: 100, seconds: seconds,
+                    target: 150, seconds: seconds,
                     midi: .heldChord(notes: [48, 52, 55, 59, 62, 65, 69, 72], retriggerEvery: 2, seconds: seconds)) {
                 HiSynthEngine(settings: HiSynthBenchPatch.settings)
             }

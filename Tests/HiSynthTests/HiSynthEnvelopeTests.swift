@@ -9,7 +9,7 @@ import Touchstone
     static let fs = HiSynthRig.sampleRate
     static let blockSeconds = Double(HiSynthRig.block) / fs
     /// The limiter's look-ahead delays the output by 5 ms.
-    static let latency = ((0.005 * fs).rounded() + Double(TruePeakInterpolator.interpolationLatency)) / fs
+    static let latency = ((0.005 * fs).rounded() + Double(TruePeakDetector.latency)) / fs
 
     static func settings(_ a: Double, _ d: Double, _ s: Double, _ r: Double) -> HiSynthSettings {
         var x = HiSynthRig.plain(level: 0.5)

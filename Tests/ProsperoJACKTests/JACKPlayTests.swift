@@ -102,7 +102,7 @@ extension JACKClientTests {
                                            latency: { engine, _ in engine.latencySamples })
         try client.activate(handler: handler)
         defer { client.close() }
-        let delay = 240 + TruePeakInterpolator.interpolationLatency
+        let delay = 240 + TruePeakDetector.latency
         #expect(handler.processingLatency == delay)
         try waitUntil("the outputs to connect") { (try? client.connect(client.ports.leftOutput, to: "system:playback_1")) != nil }
         try client.connect(client.ports.rightOutput, to: "system:playback_2")

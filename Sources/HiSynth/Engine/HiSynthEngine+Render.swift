@@ -74,7 +74,7 @@ extension HiSynthEngine {
         effects.process(mono: block, left: l, right: r)
         limiter.process(left: l, right: r)
         var peak = meterPeak
-        for k in 0..<n { peak = max(peak, abs(l[k]), abs(r[k])) }
+        for k in 0..<n { peak = max(peak, max(abs(l[k]), abs(r[k]))) }  // not variadic: that builds an array
         meterPeak = peak
         scope.write(UnsafeBufferPointer(l))
         frame += Int64(n)

@@ -10,6 +10,12 @@ import Touchstone
 ///   and plays the note on another voice.
 /// - Velocity is ignored. The layer's level is a gain on its voice sum, glided over 20 ms.
 ///
+/// Rendering: when at least `laneThreshold` voices sound one waveform and none waits to start a stolen
+/// note, the eight oscillators run side by side as `BandLimitedOscillatorLanes` (equal to the scalar
+/// oscillator to Float rounding) with each voice's envelope computed first into its lane of a gain
+/// buffer, the same arithmetic as the scalar voice; otherwise each voice renders alone (`HiSynthVoice`).
+/// The two paths agree to rounding (HiSynthLaneTests).
+///
 /// Storage is allocated at creation; nothing here allocates afterwards.
 final class HiSynthLayer {
     static let voiceCount = 8
@@ -24,21 +30,33 @@ final class HiSynthLayer {
     private var clock: UInt64 = 0
     /// Notes that took a voice from a sounding note.
     private(set) var stolenCount = 0
+    /// The voices' oscillators side by side, loaded from and written back to the voices each block.
+    private var lanes = BandLimitedOscillatorLanes()
+    /// Envelope gains of one lane chunk, eight per sample (voice v of sample k at k·8 + v).
+    private let laneGains: UnsafeMutablePointer<Float>
+    /// Samples per lane chunk (the gain buffer's length in frames).
+    static let laneChunk = 64
+    /// Sounding voices from which the lane path is cheaper than voices one by one.
+    static let laneThreshold = 2
 
     init() {
         voices = .allocate(capacity: Self.voiceCount)
         voices.initialize(repeating: HiSynthVoice())
+        laneGains = .allocate(capacity: Self.laneChunk * Self.voiceCount)
+        laneGains.initialize(repeating: 0, count: Self.laneChunk * Self.voiceCount)
     }
 
     deinit {
         voices.deinitialize()
         voices.deallocate()
+        laneGains.deallocate()
     }
 
     func prepare(sampleRate: Double) {
         self.sampleRate = sampleRate
         let spec = ProcessSpec(sampleRate: sampleRate, maximumBlockSize: 1)
         for v in voices.indices { voices[v].oscillator.prepare(spec) }
+        lanes.prepare(spec)
         level.prepare(sampleRate: sampleRate)
         reset()
     }
@@ -141,12 +159,24 @@ final class HiSynthLayer {
         count: Int, _ p: HiSynthEnvelope.Parameters
     ) {
         var anyActive = false
-        for v in voices.indices where voices[v].envelope.isActive || voices[v].hasPending {
-            if !anyActive {
-                scratch.update(repeating: 0, count: count)
-                anyActive = true
+        if let shape = laneWaveform() {
+            anyActive = true
+            switch shape {
+            case .sine: renderLanes(SineShape.self, into: scratch, pitch: pitch, count: count, p)
+            case .square: renderLanes(SquareShape.self, into: scratch, pitch: pitch, count: count, p)
+            case .saw: renderLanes(SawShape.self, into: scratch, pitch: pitch, count: count, p)
+            case .triangle: renderLanes(TriangleShape.self, into: scratch, pitch: pitch, count: count, p)
+            case .pulse: renderLanes(PulseShape.self, into: scratch, pitch: pitch, count: count, p)
+            case .reverseSaw: renderLanes(ReverseSawShape.self, into: scratch, pitch: pitch, count: count, p)
             }
-            voices[v].render(into: scratch, pitch: pitch, count: count, p)
+        } else {
+            for v in voices.indices where voices[v].envelope.isActive || voices[v].hasPending {
+                if !anyActive {
+                    scratch.update(repeating: 0, count: count)
+                    anyActive = true
+                }
+                voices[v].render(into: scratch, pitch: pitch, count: count, p)
+            }
         }
         if anyActive {
             var gain = level
@@ -175,6 +205,109 @@ final class HiSynthLayer {
                 break
             }
         }
+    }
+
+    /// The waveform of the sounding voices when the lane path applies: at least `laneThreshold` sounding, all of
+    /// one waveform, none waiting to start a stolen note (that starts mid-block, at a phase reset the lanes
+    /// would have to split for); else nil.
+    private func laneWaveform() -> Waveform? {
+        var sounding = 0
+        var shape: Waveform?
+        for v in voices.indices {
+            if voices[v].hasPending { return nil }
+            guard voices[v].envelope.isActive else { continue }
+            if let s = shape, s != voices[v].waveform { return nil }
+            shape = voices[v].waveform
+            sounding += 1
+        }
+        return sounding >= Self.laneThreshold ? shape : nil
+    }
+
+    /// The lane path: writes `count` samples of the voice sum to `out`. Per chunk, each voice's envelope goes
+    /// into its lane of `laneGains` (exactly `HiSynthVoice.run`'s arithmetic), then the oscillators run as lanes;
+    /// the phases go back to the voices at the end. A voice falling silent within the block keeps gain 0.
+    @inline(__always)
+    private func renderLanes<Shape: OscillatorShape>(
+        _ shape: Shape.Type, into out: UnsafeMutablePointer<Float>, pitch: UnsafePointer<Float>?,
+        count: Int, _ p: HiSynthEnvelope.Parameters
+    ) {
+        typealias Vector = BandLimitedOscillatorLanes.Vector
+        var phases = Vector(), hz = Vector(), base = Vector(), widths = Vector(repeating: 0.5)
+        var active: UInt8 = 0
+        for v in 0..<Self.voiceCount where voices[v].envelope.isActive {
+            let oscillator = voices[v].oscillator
+            phases[v] = oscillator.phase
+            hz[v] = oscillator.frequency
+            base[v] = voices[v].baseHz
+            widths[v] = oscillator.pulseWidth
+            active |= 1 << UInt8(v)
+        }
+        var lanes = self.lanes
+        lanes.pulseWidths = widths
+        lanes.resetPhases(to: phases)
+        lanes.setFrequencies(hz)
+        let gains = laneGains
+        let minimum = Vector(repeating: HiSynthVoice.minimumHz), maximum = Vector(repeating: HiSynthVoice.maximumHz)
+        var start = 0
+        while start < count {
+            let n = min(Self.laneChunk, count - start)
+            for v in 0..<Self.voiceCount {
+                var env = voices[v].envelope
+                var k = 0
+                if active & (1 << UInt8(v)) != 0 {
+                    while k < n && env.isActive {
+                        if let (run, step) = env.linearRun(p) {
+                            let stop = run >= n - k ? n : k + run
+                            var g = env.level
+                            while k < stop {
+                                g += step
+                                gains[k &* 8 &+ v] = g
+                                k += 1
+                            }
+                            env.setLinearLevel(g)
+                        } else {
+                            gains[k &* 8 &+ v] = env.next(p)
+                            k += 1
+                        }
+                    }
+                    voices[v].envelope = env
+                }
+                while k < n {
+                    gains[k &* 8 &+ v] = 0
+                    k += 1
+                }
+            }
+            let o = out + start
+            if let pitch {
+                let shifted = pitch + start
+                for k in 0..<n {
+                    // Clamped by compare and blend: the generic `clamped` stayed two out-of-line calls per sample.
+                    let f = base + shifted[k]
+                    let low = f.replacing(with: minimum, where: f .< minimum)
+                    lanes.setFrequencies(low.replacing(with: maximum, where: low .> maximum))
+                    o[k] = Self.sum(Shape.next(&lanes) * UnsafeRawPointer(gains + k &* 8).loadUnaligned(as: Vector.self))
+                }
+            } else {
+                for k in 0..<n {
+                    o[k] = Self.sum(Shape.next(&lanes) * UnsafeRawPointer(gains + k &* 8).loadUnaligned(as: Vector.self))
+                }
+            }
+            start += n
+        }
+        let ended = lanes.phase, endHz = lanes.frequencies
+        for v in 0..<Self.voiceCount where active & (1 << UInt8(v)) != 0 {
+            voices[v].oscillator.resetPhase(to: ended[v])
+            if pitch != nil { voices[v].oscillator.setFrequency(endHz[v]) }
+        }
+        self.lanes = lanes
+    }
+
+    /// The sum of the eight lanes, folding halves (the generic `sum()` may stay an out-of-line loop).
+    @inline(__always)
+    private static func sum(_ v: BandLimitedOscillatorLanes.Vector) -> Float {
+        let four = v.lowHalf + v.highHalf
+        let two = four.lowHalf + four.highHalf
+        return two[0] + two[1]
     }
 
     /// Voices busy (held, released or leaving).

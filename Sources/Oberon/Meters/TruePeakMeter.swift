@@ -2,7 +2,7 @@ import Foundation
 import Touchstone
 
 /// True-peak level per ITU-R BS.1770-4 Annex 2: the largest magnitude of the signal oversampled 4×
-/// (`TruePeakInterpolator`, shared with the limiter's detector), over all channels, in dBTP.
+/// (`TruePeakInterpolator`), over all channels, in dBTP.
 ///
 /// Each channel keeps the last 16 samples in a ring written twice, so the 12 that an interpolation
 /// needs are contiguous; `process` never allocates. The interval between samples m and m+1 is

@@ -37,7 +37,7 @@ struct DroneOutputStage {
         for i in 0..<count {
             let m = 0.5 * (l[i] + r[i])
             sum += m * m
-            peak = max(peak, abs(l[i]), abs(r[i]))
+            peak = max(peak, max(abs(l[i]), abs(r[i])))  // not variadic: that builds an array
         }
         sumOfSquares += Double(sum)
         framesSinceMeters += count

@@ -1,0 +1,152 @@
+import Foundation
+
+/// The brickwall limiter's true-peak detector: 4× oversampling in two half-band stages, accurate up to
+/// 22 kHz at 48 kHz, computed four intervals at a time in SIMD lanes.
+///
+/// BS.1770-4's interpolator (`TruePeakInterpolator`, 12 taps per phase) spans 12 samples, too short to
+/// resolve content within ~6 kHz of Nyquist: on full-band noise it under-reads inter-sample peaks by up to
+/// 2.5 dB, and a limiter steering by it lets those through. Resolving a tone near Nyquist, whose samples beat
+/// slowly while its waveform does not, needs a span of about 48 samples; this detector gets that span at less
+/// cost than the 12-tap polyphase filter:
+/// 1. The midpoint between x[m] and x[m+1] by a half-band filter (Kaiser-windowed sinc, β = 4.5, 24 taps a
+///    side, x[m − 23] … x[m + 24]); symmetric, so 24 multiplies.
+/// 2. The quarter points between the 2× signal's neighbours by a short half-sample interpolator at the 2× rate
+///    (Kaiser-windowed sinc, β = 5, 4 taps a side): there the content fills only half the band, which 8 taps
+///    interpolate to 0.03 dB.
+/// 3. Each crest of that 4× grid refined by a parabola through it and its neighbours
+///    (`vertex`), which recovers what the grid misses between its points.
+/// Interpolated points are raised by `interpolatedMargin` (0.03 dB) so rounding of the band-limited estimate
+/// never under-reads. Against the analytic peak of sine tones (20 Hz–22 kHz, any phase) the estimate is within
+/// +0.1/−0.05 dB (`TruePeakDetectorTests`); on white noise it stays within 0.1 dB of a 16× reference
+/// spanning 64 samples where the peaks are.
+///
+/// Interval m needs x up to x[m + 26] (`latency`); the history a block reads starts `context` samples before it.
+public struct TruePeakDetector: Sendable {
+    /// Half-band taps on each side of the midpoint.
+    public static let halfBandTaps = 24
+    /// Second-stage taps on each side of a quarter point.
+    public static let quarterTaps = 4
+    /// Samples after x[m] that the interval [m, m+1] needs: the midpoint 2 samples on needs 24 more.
+    public static let latency = 26
+    /// Samples before a block's first new sample that the detector reads (x[n0 − 52] … x[n0 − 1]).
+    public static let context = 52
+    /// Gain on interpolated points (+0.03 dB), so the detector errs towards over-reading.
+    public static let interpolatedMargin: Float = 1.0035
+
+    /// Half-band taps: `halfBand[k]` multiplies x[m − k] + x[m + 1 + k] for the midpoint of [m, m+1].
+    public let halfBand: [Float]
+    /// Second-stage taps: `quarter[k]` multiplies y[j − k] + y[j + 1 + k] of the 2× signal y.
+    public let quarter: [Float]
+
+    public init() {
+        halfBand = Self.halfSampleTaps(side: Self.halfBandTaps, beta: 4.5)
+        quarter = Self.halfSampleTaps(side: Self.quarterTaps, beta: 5)
+    }
+
+    /// A symmetric half-sample interpolator's taps for one side (distances 0.5, 1.5, …), Kaiser-windowed sinc
+    /// normalised to unity gain at DC.
+    static func halfSampleTaps(side: Int, beta: Double) -> [Float] {
+        let row = (0..<side).map { k -> Double in
+            let t = Double(k) + 0.5
+            let ratio = t / Double(side)
+            let window = TruePeakInterpolator.besselI0(beta * max(0, 1 - ratio * ratio).squareRoot())
+                / TruePeakInterpolator.besselI0(beta)
+            return sin(Double.pi * t) / (Double.pi * t) * window
+        }
+        let sum = 2 * row.reduce(0, +)
+        return row.map { Float($0 / sum) }
+    }
+
+    /// Four floats from `p` (any alignment).
+    @inlinable @inline(__always)
+    static func load(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    }
+
+    @inlinable @inline(__always)
+    static func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+    }
+
+    /// The larger of `a` and `b` per lane. The standard `pointwiseMax` is generic over SIMD and stayed an
+    /// out-of-line call here (15 % of Hecate's instructions under callgrind); a compare and a blend inline.
+    @inlinable @inline(__always)
+    static func maximum(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+        a.replacing(with: b, where: b .> a)
+    }
+
+    /// |v| per lane.
+    @inlinable @inline(__always)
+    static func magnitude(_ v: SIMD4<Float>) -> SIMD4<Float> {
+        maximum(v, -v)
+    }
+
+    /// The top of the parabola through (−1, l), (0, c), (1, r) in the lanes where c is a crest, else c.
+    @inlinable @inline(__always)
+    static func vertex(_ l: SIMD4<Float>, _ c: SIMD4<Float>, _ r: SIMD4<Float>) -> SIMD4<Float> {
+        let curvature = l - 2 * c + r
+        let slope = r - l
+        let top = c - slope * slope / (8 * curvature)
+        let crest = (c .>= l) .& (c .>= r) .& (curvature .< 0)
+        return c.replacing(with: top, where: crest)
+    }
+
+    /// The peak of each of `count` intervals [m0 + i, m0 + i + 1] of one channel: the largest of the two samples,
+    /// the three interpolated points between them and the refined crests, written to `peaks[i]`, or raised into
+    /// it when `combine` (the second channel).
+    ///
+    /// `history` holds x[m0 − 26] … x[m0 + count + 25] at `history[0 …]` (x[m0] at `history[26]`) and must be
+    /// readable (initialised) up to index `count + 57`; `mid` and `q3` are initialised scratch of `count + 12`
+    /// floats; `peaks` is written up to `count` rounded up to 4. Lanes past `count` compute from whatever
+    /// those extra floats hold and are never used.
+    @inlinable @inline(__always)
+    public static func intervalPeaks(history: UnsafePointer<Float>, count: Int,
+                                     halfBand: UnsafePointer<Float>, quarter: UnsafePointer<Float>,
+                                     mid: UnsafeMutablePointer<Float>, q3: UnsafeMutablePointer<Float>,
+                                     peaks: UnsafeMutablePointer<Float>, combine: Bool) {
+        let x = history
+        // mid[r] = midpoint of [m0 − 2 + r, m0 − 1 + r]; x[m0 − 2 + r] is history[24 + r].
+        var r = 0
+        while r < count &+ 4 {
+            var acc = SIMD4<Float>()
+            for k in 0..<24 {
+                acc += halfBand[k] * (load(x + (24 &+ r &- k)) + load(x + (25 &+ r &+ k)))
+            }
+            store(acc, mid + r)
+            r &+= 4
+        }
+        let g0 = quarter[0], g1 = quarter[1], g2 = quarter[2], g3 = quarter[3]
+        // q3[s]: the point between mid and x[m + 1] of interval m = m0 − 1 + s (x[m] is history[25 + s]).
+        var s = 0
+        while s < count &+ 1 {
+            let a = g0 * (load(mid + (s &+ 1)) + load(x + (26 &+ s)))
+            let b = g1 * (load(x + (25 &+ s)) + load(mid + (s &+ 2)))
+            let c = g2 * (load(mid + s) + load(x + (27 &+ s)))
+            let d = g3 * (load(x + (24 &+ s)) + load(mid + (s &+ 3)))
+            store((a + b) + (c + d), q3 + s)
+            s &+= 4
+        }
+        let margin = interpolatedMargin
+        var i = 0
+        while i < count {
+            // q1: the point between x[m] and mid of interval m = m0 + i.
+            let a = g0 * (load(x + (26 &+ i)) + load(mid + (i &+ 2)))
+            let b = g1 * (load(mid + (i &+ 1)) + load(x + (27 &+ i)))
+            let c = g2 * (load(x + (25 &+ i)) + load(mid + (i &+ 3)))
+            let d = g3 * (load(mid + i) + load(x + (28 &+ i)))
+            let q1 = (a + b) + (c + d)
+            let u0 = magnitude(load(x + (26 &+ i)))
+            let u4 = magnitude(load(x + (27 &+ i)))
+            let before = magnitude(load(q3 + i)) * margin
+            let u1 = magnitude(q1) * margin
+            let u2 = magnitude(load(mid + (i &+ 2))) * margin
+            let u3 = magnitude(load(q3 + (i &+ 1))) * margin
+            var peak = maximum(maximum(maximum(u0, u1), maximum(u2, u3)), u4)
+            peak = maximum(peak, maximum(vertex(before, u0, u1), vertex(u0, u1, u2)))
+            peak = maximum(peak, maximum(vertex(u1, u2, u3), vertex(u2, u3, u4)))
+            if combine { peak = maximum(peak, load(peaks + i)) }
+            store(peak, peaks + i)
+            i &+= 4
+        }
+    }
+}
