@@ -121,7 +121,7 @@ public final class JACKClient: @unchecked Sendable {
         let frames = bufferSize
         handler.prepare(sampleRate: Double(rate), maximumFrames: frames)
         let state = JACKHandlerState(
-            handler: handler, leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
+            handler: handler, client: connection.handle, leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
             midiInPort: midiInPort, midiStorage: midiStorage
         )
         state.preparedSampleRate.store(rate, ordering: .relaxed)
