@@ -19,6 +19,9 @@ public final class LiveSession: @unchecked Sendable {
     /// Runs after a stop was requested and before the final period (e.g. the input loop's last
     /// note-offs are queued); keep it short, it delays the stop.
     public var beforeFinalPeriod: (@Sendable () -> Void)?
+    /// The live input's frame clock: attached to each client the session opens, so that input events
+    /// are due at their arrival frame plus its delay; its delay is part of the latency reported.
+    public var inputClock: JACKInputClock?
     private let reconnections = Atomic<Int>(0)
     private let lastStatistics = Mutex(JACKClientStatistics())
 
@@ -89,6 +92,7 @@ public final class LiveSession: @unchecked Sendable {
                 if current.isServerGone {
                     let reason = current.serverShutdownReason ?? "unknown reason"
                     log("JACK server shut down: \(reason)")
+                    inputClock?.detach()
                     current.close()
                     client = nil
                     guard options.reconnect else {
@@ -128,6 +132,7 @@ public final class LiveSession: @unchecked Sendable {
             }
             log("warning: \(error)")
         }
+        inputClock?.attach(client)
         report(client, isReconnect: isReconnect)
         return client
     }
@@ -168,21 +173,35 @@ public final class LiveSession: @unchecked Sendable {
         }
         let latency = client.playbackLatency
         let processing = handler.processingLatency
+        let hardware = latency.upperBound
+        let ms = { (frames: Int) in Self.milliseconds(frames: frames, rate: rate) }
         if processing > 0 {
-            log("  processing latency \(processing) frames (\(Self.milliseconds(frames: processing, rate: rate))): "
-                + "the limiter's look-ahead, reported to JACK; MIDI in to sound out takes one period plus this")
+            log("  processing latency \(processing) frames (\(ms(processing))): the limiter's look-ahead, reported to JACK")
         }
-        if latency.upperBound > 0 {
-            log("  playback latency \(latency.lowerBound == latency.upperBound ? "\(latency.upperBound)" : "\(latency.lowerBound)…\(latency.upperBound)") frames "
-                + "(\(Self.milliseconds(frames: latency.upperBound, rate: rate))) from these outputs to the hardware"
-                + (processing > 0 ? "; \(latency.upperBound + processing) frames (\(Self.milliseconds(frames: latency.upperBound + processing, rate: rate))) from MIDI in" : ""))
+        if hardware > 0 {
+            log("  playback latency \(latency.lowerBound == latency.upperBound ? "\(hardware)" : "\(latency.lowerBound)…\(hardware)") frames "
+                + "(\(ms(hardware))) from these outputs to the hardware")
         } else {
-            log("  playback latency: one period (\(Self.milliseconds(frames: period, rate: rate))); outputs not connected to hardware")
+            log("  playback latency: not connected to hardware (add your output's latency)")
         }
+        // MIDI on midi_in is played in the period it arrives in, at its frame: one period later at the outputs.
+        let fromMIDI = period + processing + hardware
+        var line = "  latency: MIDI in → sound \(fromMIDI) frames (\(ms(fromMIDI)): one period"
+            + (processing > 0 ? " + processing" : "") + (hardware > 0 ? " + playback" : "") + ")"
+        if let inputClock {
+            // Live input is due a fixed delay after its arrival, at its sample.
+            let delay = inputClock.delay(forPeriod: period)
+            let fromInput = delay + processing + hardware
+            line += "; input → sound \(fromInput) frames (\(ms(fromInput)): input delay \(delay)"
+                + (processing > 0 ? " + processing" : "") + (hardware > 0 ? " + playback" : "") + ")"
+                + "; input → midi_out \(delay) frames (\(ms(delay)))"
+        }
+        log(line)
     }
 
     private func finish(_ client: JACKClient, because outcome: LiveSessionOutcome) {
         let finalPeriodRan = client.stop()
+        inputClock?.detach()
         let statistics = client.statistics
         lastStatistics.withLock { $0 = statistics }
         client.close()

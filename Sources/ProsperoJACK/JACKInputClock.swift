@@ -1,0 +1,80 @@
+import CJACKLoader
+import Enobarbus
+import LiveHost
+import Synchronization
+
+/// JACK's frame clock for live input (``LiveFrameClock``): maps a datagram's arrival time
+/// (`MonotonicClock`) to the JACK frame time it is due at, its arrival frame plus a fixed input delay,
+/// by reading `jack_frame_time` and the monotonic clock together (``InputTiming``).
+///
+/// A ``LiveSession`` attaches its client while it plays (again after reconnecting) and detaches it
+/// before closing it; while detached, events are due at once. Any thread.
+public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
+    /// The fixed delay from an input event's arrival to its sample in the output.
+    public enum Delay: Sendable, Hashable, CustomStringConvertible {
+        /// This many frames (≥ 0).
+        case frames(Int)
+        /// This many periods of the server attached to (≥ 0).
+        case periods(Int)
+
+        /// The delay in frames on a server with `period` frames.
+        public func frames(period: Int) -> Int {
+            switch self {
+            case .frames(let n): return max(0, n)
+            case .periods(let n): return max(0, n) * max(0, period)
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .frames(let n): return "\(n) frames"
+            case .periods(let n): return n == 1 ? "1 period" : "\(n) periods"
+            }
+        }
+    }
+
+    /// The delay as asked (default one period).
+    public let delay: Delay
+    // The client handle is only used under the lock, and only while the session keeps the client open.
+    private struct Attachment: @unchecked Sendable {
+        var client: OpaquePointer?
+        var sampleRate = 48_000.0
+        var delay = 0
+    }
+    private let attachment = Mutex(Attachment())
+
+    /// - Parameter delay: from an event's arrival to its sample in the output. At least one period
+    ///   turns the input thread's jitter into a fixed latency; less makes events late (applied at the
+    ///   next period's start, counted).
+    public init(delay: Delay = .periods(1)) {
+        self.delay = delay
+    }
+
+    /// The input delay in frames for the attached client (0 while detached).
+    public var delayFrames: Int { attachment.withLock { $0.delay } }
+
+    /// The delay in frames on a server with `period` frames.
+    public func delay(forPeriod period: Int) -> Int { delay.frames(period: period) }
+
+    /// Maps arrivals to `client`'s frame clock from now on.
+    func attach(_ client: JACKClient) {
+        let handle = client.connection.handle
+        let rate = Double(client.sampleRate)
+        let delay = delay(forPeriod: client.bufferSize)
+        attachment.withLock { $0 = Attachment(client: handle, sampleRate: rate, delay: delay) }
+    }
+
+    /// Stops using the client (before it closes).
+    func detach() {
+        attachment.withLock { $0.client = nil }
+    }
+
+    public func dueFrame(forArrival arrival: Double) -> UInt32? {
+        attachment.withLock { a in
+            guard let client = a.client else { return nil }
+            let now = MonotonicClock.now()
+            let frame = pj_jack_frame_time(client)
+            return InputTiming.dueFrame(arrival: arrival, now: now, nowFrame: frame, sampleRate: a.sampleRate, delay: a.delay)
+        }
+    }
+}
