@@ -63,9 +63,11 @@ public final class LiveHost: @unchecked Sendable {
         let start = clock()
         var nextStatus = start + options.statusInterval
         while !stop.isRequested {
-            handle(inbox.take(waitingUpTo: options.tick), &assembler)
+            // An open sender frame closes after the assembler's quiet interval: wake for it, not a tick later.
+            let wait = assembler.hasOpenFrames ? min(options.tick, assembler.quietInterval) : options.tick
+            handle(inbox.take(waitingUpTo: wait), &assembler)
             let now = clock()
-            deliver(assembler.flush(now: now), at: now)  // sender frames closed by quiet
+            deliverClosedByQuiet(assembler.flush(now: now))
             instrument.advance(to: now)
             if now >= nextStatus {
                 nextStatus = now + options.statusInterval
@@ -75,7 +77,7 @@ public final class LiveHost: @unchecked Sendable {
         source.close()
         handle(inbox.take(waitingUpTo: 0), &assembler)
         let end = clock()
-        deliver(assembler.flush(now: .infinity), at: end)
+        deliverClosedByQuiet(assembler.flush(now: .infinity))
         instrument.finish(at: end)
         return snapshot(assembler, now: end, start: start, instrumentLine: instrument.statusLine(at: end))
     }
@@ -106,10 +108,18 @@ public final class LiveHost: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ frames: [TrackingFrame], at time: Double) {
+    /// Frames closed by quiet go to the instrument with their own arrival time (the latest message's),
+    /// so their timing is that of the input, not of the flush.
+    private func deliverClosedByQuiet(_ frames: [TrackingFrame]) {
         guard !frames.isEmpty else { return }
         counters.withLock { $0.frames += frames.count }
-        instrument.receive(frames, at: time)
+        var start = 0
+        while start < frames.count {
+            var end = start + 1
+            while end < frames.count && frames[end].timestamp == frames[start].timestamp { end += 1 }
+            instrument.receive(Array(frames[start..<end]), at: frames[start].timestamp)
+            start = end
+        }
     }
 
     private func snapshot(_ assembler: OSCFrameAssembler, now: Double, start: Double, instrumentLine: String?) -> LiveHostStatus {
