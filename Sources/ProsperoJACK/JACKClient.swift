@@ -113,6 +113,9 @@ public final class JACKClient: @unchecked Sendable {
         return String(cString: state.shutdownReason)
     }
 
+    /// The latest period's frame time and start while active (nil before activation).
+    var periodClock: JACKPeriodClock? { state?.periodClock }
+
     /// Prepares `handler` for the server's sample rate and period, installs the callbacks and
     /// starts processing. The client keeps `handler` alive until the next activation or close.
     public func activate(handler: some JACKProcessHandler) throws(JACKError) {

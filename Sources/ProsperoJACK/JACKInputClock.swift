@@ -5,7 +5,8 @@ import Synchronization
 
 /// JACK's frame clock for live input (``LiveFrameClock``): maps a datagram's arrival time
 /// (`MonotonicClock`) to the JACK frame time it is due at, its arrival frame plus a fixed input delay,
-/// by reading `jack_frame_time` and the monotonic clock together (``InputTiming``).
+/// measured from the start of the period the audio thread runs (``InputTiming``; the monotonic clock
+/// and the audio thread's clock are read together to bring the arrival onto the latter).
 ///
 /// A ``LiveSession`` attaches its client while it plays (again after reconnecting) and detaches it
 /// before closing it; while detached, events are due at once. Any thread.
@@ -35,9 +36,8 @@ public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
 
     /// The delay as asked (default one period).
     public let delay: Delay
-    // The client handle is only used under the lock, and only while the session keeps the client open.
     private struct Attachment: @unchecked Sendable {
-        var client: OpaquePointer?
+        var periods: JACKPeriodClock?
         var sampleRate = 48_000.0
         var delay = 0
     }
@@ -56,25 +56,26 @@ public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
     /// The delay in frames on a server with `period` frames.
     public func delay(forPeriod period: Int) -> Int { delay.frames(period: period) }
 
-    /// Maps arrivals to `client`'s frame clock from now on.
+    /// Maps arrivals to `client`'s periods from now on.
     func attach(_ client: JACKClient) {
-        let handle = client.connection.handle
+        let periods = client.periodClock
         let rate = Double(client.sampleRate)
         let delay = delay(forPeriod: client.bufferSize)
-        attachment.withLock { $0 = Attachment(client: handle, sampleRate: rate, delay: delay) }
+        attachment.withLock { $0 = Attachment(periods: periods, sampleRate: rate, delay: delay) }
     }
 
     /// Stops using the client (before it closes).
     func detach() {
-        attachment.withLock { $0.client = nil }
+        attachment.withLock { $0.periods = nil }
     }
 
     public func dueFrame(forArrival arrival: Double) -> UInt32? {
-        attachment.withLock { a in
-            guard let client = a.client else { return nil }
-            let now = MonotonicClock.now()
-            let frame = pj_jack_frame_time(client)
-            return InputTiming.dueFrame(arrival: arrival, now: now, nowFrame: frame, sampleRate: a.sampleRate, delay: a.delay)
-        }
+        let (periods, rate, delay) = attachment.withLock { ($0.periods, $0.sampleRate, $0.delay) }
+        guard let period = periods?.latest() else { return nil }
+        // The arrival on the audio thread's clock: as long before its "now" as before MonotonicClock's.
+        let age = MonotonicClock.now() - arrival
+        let now = Double(pj_monotonic_nanoseconds()) * 1e-9
+        return InputTiming.dueFrame(arrival: now - age, referenceTime: Double(period.nanoseconds) * 1e-9,
+                                    referenceFrame: period.frame, sampleRate: rate, delay: delay)
     }
 }

@@ -17,6 +17,8 @@ class JACKRealtimeState: @unchecked Sendable {
     let midiOutPort: OpaquePointer
     let midiInPort: OpaquePointer
     let midiStorage: JACKMIDIOutputStorage
+    /// The latest period's frame time and start, for live input's due frames (``JACKInputClock``).
+    let periodClock = JACKPeriodClock()
 
     let xruns = Atomic<Int>(0)
     let periods = Atomic<Int>(0)
@@ -132,8 +134,10 @@ class JACKRealtimeState: @unchecked Sendable {
         let phase = stopPhase.load(ordering: .acquiring)
         if phase < 2, !preparing.load(ordering: .sequentiallyConsistent),
            n <= preparedFrames.load(ordering: .relaxed) {
+            let periodStart = client.map { pj_jack_last_frame_time($0) }
+            if let periodStart { periodClock.publish(frame: periodStart, nanoseconds: started) }
             let input = JACKMIDIInput(portBuffer: midiInBuffer, count: Int(pj_jack_midi_get_event_count(midiInBuffer)),
-                                      periodStartFrame: client.map { pj_jack_last_frame_time($0) })
+                                      periodStartFrame: periodStart)
             var output = midiStorage.makeOutput(frameCount: n)
             render(frameCount: n, left: left, right: right, midiIn: input, midiOut: &output)
             if !Self.isFinite(left, n) || !Self.isFinite(right, n) {

@@ -5,18 +5,18 @@ import Prospero
 import Synchronization
 import Testing
 
-/// A frame clock whose "now" the test sets: 48 kHz frames, fixed delay.
+/// A frame clock whose latest period start the test sets: 48 kHz frames, fixed delay.
 final class FixedFrameClock: LiveFrameClock, @unchecked Sendable {
-    let now: Double
-    let nowFrame: UInt32
+    let periodStart: Double
+    let periodFrame: UInt32
     let delay: Int
-    init(now: Double, nowFrame: UInt32, delay: Int) {
-        self.now = now
-        self.nowFrame = nowFrame
+    init(periodStart: Double, periodFrame: UInt32, delay: Int) {
+        self.periodStart = periodStart
+        self.periodFrame = periodFrame
         self.delay = delay
     }
     func dueFrame(forArrival arrival: Double) -> UInt32? {
-        InputTiming.dueFrame(arrival: arrival, now: now, nowFrame: nowFrame, sampleRate: 48_000, delay: delay)
+        InputTiming.dueFrame(arrival: arrival, referenceTime: periodStart, referenceFrame: periodFrame, sampleRate: 48_000, delay: delay)
     }
 }
 
@@ -46,49 +46,53 @@ final class DueMIDIOutput: LiveMIDIOutput, @unchecked Sendable {
         return OSCMessage("/prospero/hand", arguments)
     }
 
-    /// An event 2.5 ms old at 48 kHz arrived 120 frames before now; with a 256-frame delay it is due 136 after now.
-    @Test func anArrivalMapsToItsFrameAndIsDueADelayLater() {
-        #expect(InputTiming.arrivalFrame(arrival: 9.9975, now: 10, nowFrame: 50_000, sampleRate: 48_000) == 49_880)
-        #expect(InputTiming.dueFrame(arrival: 9.9975, now: 10, nowFrame: 50_000, sampleRate: 48_000, delay: 256) == 50_136)
-        // 1/48000 s resolution: an arrival 10.4 µs (0.5 frame) old rounds to the nearer frame.
-        #expect(InputTiming.arrivalFrame(arrival: 10 - 0.4 / 48_000, now: 10, nowFrame: 7, sampleRate: 48_000) == 7)
-        #expect(InputTiming.arrivalFrame(arrival: 10 - 0.6 / 48_000, now: 10, nowFrame: 7, sampleRate: 48_000) == 6)
+    /// A period started at frame 50 000 at t = 10 s: an event 2.5 ms into it is at frame 50 120 and, with a
+    /// 256-frame delay, due at 50 376, offset 120 of the next period; one 1 ms before it at 49 952.
+    @Test func anArrivalMapsToItsFrameInThePeriodAndIsDueADelayLater() {
+        #expect(InputTiming.arrivalFrame(arrival: 10.0025, referenceTime: 10, referenceFrame: 50_000, sampleRate: 48_000) == 50_120)
+        #expect(InputTiming.dueFrame(arrival: 10.0025, referenceTime: 10, referenceFrame: 50_000, sampleRate: 48_000, delay: 256) == 50_376)
+        #expect(InputTiming.arrivalFrame(arrival: 9.999, referenceTime: 10, referenceFrame: 50_000, sampleRate: 48_000) == 49_952)
+        // Rounded to the nearer frame (1/48 000 s).
+        #expect(InputTiming.arrivalFrame(arrival: 10 + 0.4 / 48_000, referenceTime: 10, referenceFrame: 7, sampleRate: 48_000) == 7)
+        #expect(InputTiming.arrivalFrame(arrival: 10 + 0.6 / 48_000, referenceTime: 10, referenceFrame: 7, sampleRate: 48_000) == 8)
     }
 
-    /// Two events 1 ms apart stay 48 frames apart whenever the mapping is read (jitter of the reading
-    /// thread does not move them), and the frame clock's wrap is crossed.
-    @Test func spacingIsKeptWhateverTheReadingTimeAndAcrossTheWrap() {
-        let a = InputTiming.dueFrame(arrival: 5.000, now: 5.003, nowFrame: 100, sampleRate: 48_000, delay: 256)
-        let b = InputTiming.dueFrame(arrival: 5.001, now: 5.0042, nowFrame: 100 + 58, sampleRate: 48_000, delay: 256)
+    /// Two events 1 ms apart are 48 frames apart whichever period they are measured from (the
+    /// reading thread's jitter does not move them), and the 32-bit frame clock's wrap is crossed.
+    @Test func spacingIsKeptWhateverThePeriodAndAcrossTheWrap() {
+        let a = InputTiming.dueFrame(arrival: 5.000, referenceTime: 4.999, referenceFrame: 100, sampleRate: 48_000, delay: 256)
+        let b = InputTiming.dueFrame(arrival: 5.001, referenceTime: 4.999 + 256.0 / 48_000, referenceFrame: 356, sampleRate: 48_000, delay: 256)
         #expect(b &- a == 48)
-        #expect(a == UInt32(100 + 256) &- 144)
-        let wrapped = InputTiming.arrivalFrame(arrival: 1, now: 1.01, nowFrame: 100, sampleRate: 48_000)
+        #expect(a == 100 + 48 + 256)
+        let wrapped = InputTiming.arrivalFrame(arrival: 1, referenceTime: 1.01, referenceFrame: 100, sampleRate: 48_000)
         #expect(wrapped == UInt32.max - 379)  // 100 − 480 modulo 2³²
+        #expect(InputTiming.arrivalFrame(arrival: 1.01, referenceTime: 1, referenceFrame: UInt32.max - 379, sampleRate: 48_000) == 100)
     }
 
-    /// An arrival stamped after the clock read counts as now; a very old one is bounded (it is late anyway).
-    @Test func futureArrivalsAreNowAndAncientOnesAreBounded() {
-        #expect(InputTiming.arrivalFrame(arrival: 11, now: 10, nowFrame: 1_000, sampleRate: 48_000) == 1_000)
-        let old = InputTiming.arrivalFrame(arrival: -1e9, now: 10, nowFrame: 1_000_000, sampleRate: 48_000)
-        #expect(old == 1_000_000 - UInt32(InputTiming.maximumAge * 48_000))
-        #expect(InputTiming.arrivalFrame(arrival: .nan, now: 10, nowFrame: 9, sampleRate: 48_000) == 9)
+    /// Arrivals implausibly far from the period (a clock gone wrong) are bounded; a NaN is the period's start.
+    @Test func farArrivalsAreBounded() {
+        let far = InputTiming.arrivalFrame(arrival: -1e9, referenceTime: 10, referenceFrame: 1_000_000, sampleRate: 48_000)
+        #expect(far == 1_000_000 - UInt32(InputTiming.maximumDistance * 48_000))
+        let ahead = InputTiming.arrivalFrame(arrival: 1e9, referenceTime: 10, referenceFrame: 0, sampleRate: 48_000)
+        #expect(ahead == UInt32(InputTiming.maximumDistance * 48_000))
+        #expect(InputTiming.arrivalFrame(arrival: .nan, referenceTime: 10, referenceFrame: 9, sampleRate: 48_000) == 9)
     }
 
     /// The hands instrument sends the MIDI a frame causes with the frame's due frame; what it sends on its
     /// own (the stop's note-offs) goes at once.
     @Test func handsMIDIIsDueAtTheFramesArrivalPlusTheDelay() throws {
         let output = DueMIDIOutput()
-        let clock = FixedFrameClock(now: 20, nowFrame: 96_000, delay: 256)
+        let clock = FixedFrameClock(periodStart: 19.998, periodFrame: 96_000, delay: 256)
         let instrument = HandsLiveInstrument(performer: try HandsPerformer(settings: MIDIRouterSettings(), stabilizes: false),
                                              output: output, clock: nil, frameClock: clock)
         var assembler = OSCFrameAssembler()
-        let arrival = 19.999  // 48 frames before the clock's now
+        let arrival = 19.999  // 48 frames into the period
         let frames = assembler.ingest(.bundle(OSCBundle([.message(Self.hand(height: 9.5 / 11))])), at: arrival)
         #expect(!frames.isEmpty)
         instrument.receive(frames, at: arrival)
         let sent = output.sent.withLock { $0 }
         #expect(sent.contains { $0.0.status == 0x90 && $0.0.data2 > 0 }, "\(sent)")
-        #expect(sent.allSatisfy { $0.1 == 96_000 - 48 + 256 }, "\(sent)")
+        #expect(sent.allSatisfy { $0.1 == 96_000 + 48 + 256 }, "\(sent)")
         instrument.finish(at: 20.5)
         let after = output.sent.withLock { $0 }.dropFirst(sent.count)
         #expect(!after.isEmpty && after.allSatisfy { $0.1 == nil })

@@ -21,6 +21,12 @@ final class LatencyProbe: @unchecked Sendable {
     let noteOnCount = Atomic<Int>(0)
     let quiet = Atomic<Bool>(true)
     let xruns = Atomic<Int>(0)
+    /// The server's cadence: each period's start in wall time (µs, monotonic) minus its frame time in µs.
+    /// Its spread over a window is how far the frame clock strayed from real time (a driver that fell
+    /// behind and caught up with periods in a burst); reset by ``takeCadenceSpread()``.
+    private let lowestLag = Atomic<Int>(.max)
+    private let highestLag = Atomic<Int>(.min)
+    private let lastLag = Atomic<Int>(0)
     private var armed = true  // a whole quiet period has passed since the last onset
 
     struct OpenFailed: Error, CustomStringConvertible {
@@ -70,8 +76,25 @@ final class LatencyProbe: @unchecked Sendable {
     var audioInput: String { "\(name):audio" }
     var midiInput: String { "\(name):midi" }
 
-    /// JACK's estimate of the current frame time, for stamping a send.
-    var frameTimeNow: UInt32 { pj_jack_frame_time(client) }
+    private let periodSequence = Atomic<Int>(0)
+    private let periodFrame = Atomic<UInt32>(0)
+    private let periodNanoseconds = Atomic<UInt64>(0)
+
+    /// The frame time now, for stamping a send: the latest period's first frame plus the time since
+    /// this client's process callback started it (the audio clock as the audio threads run it, which
+    /// is what prospero measures its input against too).
+    var frameTimeNow: UInt32 {
+        while true {
+            let before = periodSequence.load(ordering: .sequentiallyConsistent)
+            if before & 1 != 0 { continue }
+            let frame = periodFrame.load(ordering: .sequentiallyConsistent)
+            let started = periodNanoseconds.load(ordering: .sequentiallyConsistent)
+            let now = pj_monotonic_nanoseconds()
+            if periodSequence.load(ordering: .sequentiallyConsistent) == before {
+                return frame &+ UInt32((Double(now &- started) * 48_000 / 1e9).rounded())
+            }
+        }
+    }
 
     func connect(_ source: String, to destination: String) -> Bool {
         source.withCString { s in destination.withCString { d in pj_jack_connect(client, s, d) == 0 } }
@@ -88,8 +111,32 @@ final class LatencyProbe: @unchecked Sendable {
     var recordedOnsets: [UInt32] { (0..<onsetCount.load(ordering: .acquiring)).map { onsets[$0] } }
     var recordedNoteOns: [UInt32] { (0..<noteOnCount.load(ordering: .acquiring)).map { noteOns[$0] } }
 
+    /// The spread (µs) of the cadence lag since the last call; 0 before two periods.
+    func takeCadenceSpread() -> Int {
+        // The next window starts from the latest period, so a stall across its start counts.
+        let last = lastLag.load(ordering: .relaxed)
+        let low = lowestLag.exchange(last, ordering: .relaxed)
+        let high = highestLag.exchange(last, ordering: .relaxed)
+        return high >= low ? high - low : 0
+    }
+
+    private var frameOrigin: UInt32?
+
     private func process(_ nframes: UInt32) {
+        let startedNanoseconds = pj_monotonic_nanoseconds()
         let start = pj_jack_last_frame_time(client)
+        let sequence = periodSequence.load(ordering: .relaxed)
+        periodSequence.store(sequence &+ 1, ordering: .sequentiallyConsistent)
+        periodFrame.store(start, ordering: .sequentiallyConsistent)
+        periodNanoseconds.store(startedNanoseconds, ordering: .sequentiallyConsistent)
+        periodSequence.store(sequence &+ 2, ordering: .sequentiallyConsistent)
+        // Frames since the first period (wrap-safe) as µs at 48 kHz, against the monotonic clock.
+        let origin = frameOrigin ?? start
+        frameOrigin = origin
+        let lag = Int(Int64(pj_monotonic_nanoseconds() / 1_000) - Int64(start &- origin) * 1_000_000 / 48_000)
+        if lag < lowestLag.load(ordering: .relaxed) { lowestLag.store(lag, ordering: .relaxed) }
+        if lag > highestLag.load(ordering: .relaxed) { highestLag.store(lag, ordering: .relaxed) }
+        lastLag.store(lag, ordering: .relaxed)
         let n = Int(nframes)
         if let raw = pj_jack_port_get_buffer(audioPort, nframes) {
             let samples = raw.assumingMemoryBound(to: Float.self)
