@@ -29,9 +29,6 @@ static struct {
     int (*is_realtime)(jack_client_t *);
     float (*cpu_load)(jack_client_t *);
     jack_nframes_t (*last_frame_time)(const jack_client_t *);
-    jack_nframes_t (*frame_time)(const jack_client_t *);
-    jack_time_t (*get_time)(void);
-    jack_nframes_t (*time_to_frames)(const jack_client_t *, jack_time_t);
     const char *(*get_version_string)(void);
     jack_port_t *(*port_register)(jack_client_t *, const char *, const char *, unsigned long, unsigned long);
     int (*port_unregister)(jack_client_t *, jack_port_t *);
@@ -116,9 +113,6 @@ static void load(void) {
     REQUIRE(is_realtime, "jack_is_realtime")
     REQUIRE(cpu_load, "jack_cpu_load")
     REQUIRE(last_frame_time, "jack_last_frame_time")
-    REQUIRE(frame_time, "jack_frame_time")
-    REQUIRE(get_time, "jack_get_time")
-    REQUIRE(time_to_frames, "jack_time_to_frames")
     REQUIRE(port_register, "jack_port_register")
     REQUIRE(port_unregister, "jack_port_unregister")
     REQUIRE(port_get_buffer, "jack_port_get_buffer")
@@ -194,9 +188,6 @@ jack_nframes_t pj_jack_get_buffer_size(jack_client_t *c) { return api.get_buffer
 int pj_jack_is_realtime(jack_client_t *c) { return api.is_realtime(c); }
 float pj_jack_cpu_load(jack_client_t *c) { return api.cpu_load(c); }
 jack_nframes_t pj_jack_last_frame_time(jack_client_t *c) { return api.last_frame_time(c); }
-jack_nframes_t pj_jack_frame_time(jack_client_t *c) { return api.frame_time(c); }
-jack_time_t pj_jack_get_time(void) { return api.get_time(); }
-jack_nframes_t pj_jack_time_to_frames(jack_client_t *c, jack_time_t usecs) { return api.time_to_frames(c, usecs); }
 const char *pj_jack_get_version_string(void) { return api.get_version_string != NULL ? api.get_version_string() : "unknown"; }
 
 jack_port_t *pj_jack_port_register(jack_client_t *c, const char *n, const char *t, unsigned long f, unsigned long s) { return api.port_register(c, n, t, f, s); }

@@ -36,6 +36,7 @@ public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
 
     /// The delay as asked (default one period).
     public let delay: Delay
+    /// The attached client's latest period (nil while detached), its sample rate and the delay in frames.
     private struct Attachment: @unchecked Sendable {
         var periods: JACKPeriodClock?
         var sampleRate = 48_000.0
@@ -49,9 +50,6 @@ public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
     public init(delay: Delay = .periods(1)) {
         self.delay = delay
     }
-
-    /// The input delay in frames for the attached client (0 while detached).
-    public var delayFrames: Int { attachment.withLock { $0.delay } }
 
     /// The delay in frames on a server with `period` frames.
     public func delay(forPeriod period: Int) -> Int { delay.frames(period: period) }

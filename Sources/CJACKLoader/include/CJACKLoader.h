@@ -132,12 +132,6 @@ jack_nframes_t pj_jack_get_buffer_size(jack_client_t *client);
 int pj_jack_is_realtime(jack_client_t *client);
 float pj_jack_cpu_load(jack_client_t *client);
 jack_nframes_t pj_jack_last_frame_time(jack_client_t *client);
-/// The estimated current time in frames (JACK's frame clock, wrapping at 2^32); any thread.
-jack_nframes_t pj_jack_frame_time(jack_client_t *client);
-/// JACK's clock in microseconds (the time base of pj_jack_time_to_frames); any thread.
-jack_time_t pj_jack_get_time(void);
-/// The frame time at JACK time `usecs`, from the server's cycle timing; any thread.
-jack_nframes_t pj_jack_time_to_frames(jack_client_t *client, jack_time_t usecs);
 const char *pj_jack_get_version_string(void);
 
 // MARK: - Ports
