@@ -39,6 +39,9 @@ public struct AudioHostStatus: Sendable, Hashable, Codable {
     public var isRunning: Bool
     /// Why the server went away, once it did.
     public var shutdownReason: String?
+    /// The fixed delay after which live input (OSC, hands) is due at its sample, in frames; nil when
+    /// the session has no live input clock. Jitter below it becomes latency instead of quantisation.
+    public var inputDelayFrames: Int?
 
     public init(
         backend: AudioBackendKind, clientName: String, serverName: String? = nil, sampleRate: Int, periodFrames: Int,
@@ -107,7 +110,25 @@ public struct AudioHostStatus: Sendable, Hashable, Codable {
         } else {
             lines.append("  playback latency: one period (\(Self.millisecondsText(frames: periodFrames, rate: rate))); outputs not connected to hardware")
         }
+        lines.append(latencyLine)
         return lines
+    }
+
+    /// "  latency: MIDI in → sound N frames (…); input → sound N frames (…); input → midi_out N frames (…)":
+    /// MIDI on midi_in plays in the period it arrives in, at its frame, so one period later at the outputs;
+    /// live input is due the fixed input delay after its arrival.
+    public var latencyLine: String {
+        let rate = sampleRate, processing = processingLatencyFrames, hardware = playbackLatencyMaximum
+        let ms = { (frames: Int) in Self.millisecondsText(frames: frames, rate: rate) }
+        let parts = (processing > 0 ? " + processing" : "") + (hardware > 0 ? " + playback" : "")
+        let fromMIDI = periodFrames + processing + hardware
+        var line = "  latency: MIDI in → sound \(fromMIDI) frames (\(ms(fromMIDI)): one period\(parts))"
+        if let delay = inputDelayFrames {
+            let fromInput = delay + processing + hardware
+            line += "; input → sound \(fromInput) frames (\(ms(fromInput)): input delay \(delay)\(parts))"
+                + "; input → midi_out \(delay) frames (\(ms(delay)))"
+        }
+        return line
     }
 
     /// "4 periods, 0 xruns, longest callback 12.3 µs, MIDI out dropped 0, MIDI in lost 0".

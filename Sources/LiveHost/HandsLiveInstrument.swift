@@ -4,10 +4,13 @@ import Foundation
 import Prospero
 
 /// Hands and touches played live: frames → ``HandsPerformer`` → MIDI into a ``LiveMIDIOutput``; on
-/// finish, a note-off for every sounding note and CC 123.
+/// finish, a note-off for every sounding note and CC 123. With a ``LiveFrameClock``, the MIDI a frame
+/// causes is due at the frame of its arrival plus the input delay (timeouts and the final note-offs
+/// go as soon as possible).
 public final class HandsLiveInstrument: LiveInstrument {
     public let output: any LiveMIDIOutput
     public let clock: (any LiveClock)?
+    public let frameClock: (any LiveFrameClock)?
     private var performer: HandsPerformer
     private var shownBPM: Double?
     private let announce: (String) -> Void
@@ -17,22 +20,27 @@ public final class HandsLiveInstrument: LiveInstrument {
     private var controllerValues: [Int: Int] = [:]
 
     public init(performer: HandsPerformer, output: any LiveMIDIOutput, clock: (any LiveClock)?,
-                announce: @escaping (String) -> Void = { _ in }) {
+                frameClock: (any LiveFrameClock)? = nil, announce: @escaping (String) -> Void = { _ in }) {
         self.performer = performer
         self.output = output
         self.clock = clock
+        self.frameClock = frameClock
         self.announce = announce
     }
 
-    private func emit(_ messages: [RoutedMIDIMessage]) {
+    private func emit(_ messages: [RoutedMIDIMessage], dueAt due: UInt32? = nil) {
         for m in messages {
             guard let short = m.message.shortMessage else { notFitting += 1; continue }
-            output.send(short)
+            output.send(short, dueAt: due)
             sent += 1
         }
     }
 
-    public func receive(_ frames: [TrackingFrame], at time: Double) { emit(performer.ingest(frames, at: time)) }
+    public func receive(_ frames: [TrackingFrame], at time: Double) {
+        let messages = performer.ingest(frames, at: time)
+        guard !messages.isEmpty else { return }
+        emit(messages, dueAt: frameClock?.dueFrame(forArrival: time))
+    }
 
     /// Wekinator's outputs as controllers 20…31 (`WekinatorControlMapping`) on the performance's channel
     /// (the shared one, the first of per-hand channels, or the MPE manager channel), changes only.

@@ -5,12 +5,14 @@ import Hecate
 import Horatio
 
 /// Hecate played live: face frames → ``HecatePerformance`` → engine commands, a chord sequence on
-/// the host's clock, and the tempo of an incoming MIDI clock for the arpeggiator and tremolo.
+/// the host's clock, and the tempo of an incoming MIDI clock for the arpeggiator and tremolo. With a
+/// ``LiveFrameClock``, a frame's commands are due at the frame of its arrival plus the input delay.
 public final class HecateLiveInstrument: LiveInstrument {
     public let host: EngineHost<DroneSynthEngine>
     /// (seconds from the first `advance`, chord), sorted by time.
     public let chords: [(Double, NashvilleDegree)]
     public let clock: (any LiveClock)?
+    public let frameClock: (any LiveFrameClock)?
     private var performance = HecatePerformance()
     private var start: Double?
     private var nextChord = 1
@@ -23,18 +25,20 @@ public final class HecateLiveInstrument: LiveInstrument {
     private let announce: (String) -> Void
 
     public init(host: EngineHost<DroneSynthEngine>, chords: [(Double, NashvilleDegree)], clock: (any LiveClock)?,
-                announce: @escaping (String) -> Void = { _ in }) {
+                frameClock: (any LiveFrameClock)? = nil, announce: @escaping (String) -> Void = { _ in }) {
         self.host = host
         self.chords = chords.sorted { $0.0 < $1.0 }
         self.clock = clock
+        self.frameClock = frameClock
         self.announce = announce
     }
 
     public func receive(_ frames: [TrackingFrame], at time: Double) {
+        let due = frameClock?.dueFrame(forArrival: time)
         for frame in frames {
             // While Wekinator plays, the tracked face only feeds Wekinator (the host's feature vectors).
             if frame.source == .face && time < wekinatorUntil { continue }
-            for command in performance.commands(for: frame) { host.send(command) }
+            for command in performance.commands(for: frame) { host.send(command, dueAt: due) }
         }
     }
 

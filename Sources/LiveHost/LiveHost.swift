@@ -73,7 +73,9 @@ public final class LiveHost: @unchecked Sendable {
         var nextStatus = start + options.statusInterval
         var nextHandshake = start
         while !stop.isRequested {
-            handle(inbox.take(waitingUpTo: options.tick), &input)
+            // An open sender frame closes after the assembler's quiet interval: wake for it, not a tick later.
+            let wait = input.assembler.hasOpenFrames ? min(options.tick, input.assembler.quietInterval) : options.tick
+            handle(inbox.take(waitingUpTo: wait), &input)
             let now = clock()
             flush(&input, now: now)  // sender frames closed by quiet
             instrument.advance(to: now)
@@ -86,7 +88,7 @@ public final class LiveHost: @unchecked Sendable {
         source.close()
         handle(inbox.take(waitingUpTo: 0), &input)
         let end = clock()
-        flush(&input, now: .infinity, deliveredAt: end)
+        flush(&input, now: .infinity)
         instrument.finish(at: end)
         return snapshot(input, now: end, start: start, instrumentLine: instrument.statusLine(at: end))
     }
@@ -137,10 +139,20 @@ public final class LiveHost: @unchecked Sendable {
         return changed.count == 1 ? changed.first.map { InputSender($0.key) } : nil
     }
 
-    private func flush(_ input: inout Input, now: Double, deliveredAt: Double? = nil) {
+    /// Frames closed by quiet go to the instrument with their own arrival time (the latest message's),
+    /// so their timing is that of the input, not of the flush.
+    private func flush(_ input: inout Input, now: Double) {
         let before = input.assembler.framesByFormat
         let frames = input.assembler.flush(now: now)
-        deliver(frames, from: Self.closer(before, input.assembler.framesByFormat), at: deliveredAt ?? now, &input)
+        guard !frames.isEmpty else { return }
+        let sender = Self.closer(before, input.assembler.framesByFormat)
+        var start = 0
+        while start < frames.count {
+            var end = start + 1
+            while end < frames.count && frames[end].timestamp == frames[start].timestamp { end += 1 }
+            deliver(Array(frames[start..<end]), from: sender, at: frames[start].timestamp, &input)
+            start = end
+        }
     }
 
     private func deliver(_ frames: [TrackingFrame], from sender: InputSender?, at time: Double, _ input: inout Input) {

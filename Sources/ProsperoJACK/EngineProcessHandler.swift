@@ -7,7 +7,9 @@ import Touchstone
 /// (0xF8, Start, Stop, Continue, Song Position) goes to a `MIDIClockReceiver` instead, timed by the
 /// frame count; its tempo is readable from any thread (`clockBPM`).
 ///
-/// Commands reach the engine through `host.send(_:)` from one control thread. On the audio thread
+/// Commands reach the engine through `host.send(_:)` from one control thread; those sent with a
+/// due frame time (`host.send(_:dueAt:)`, live input stamped on arrival, see `JACKInputClock`)
+/// are applied at that frame's offset in the period that contains it. On the audio thread
 /// nothing allocates: the event buffer is sized at `init` (`maximumEventsPerPeriod`, excess counted
 /// in `droppedEventCount`).
 public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler, @unchecked Sendable {
@@ -99,7 +101,8 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
         host.process(
             left: UnsafeMutableBufferPointer(start: left, count: frameCount),
             right: UnsafeMutableBufferPointer(start: right, count: frameCount),
-            midi: UnsafeBufferPointer(start: events.baseAddress, count: count))
+            midi: UnsafeBufferPointer(start: events.baseAddress, count: count),
+            blockStart: midiIn.periodStartFrame)
         meterTap.measure(left: UnsafeBufferPointer(start: left, count: frameCount), right: UnsafeBufferPointer(start: right, count: frameCount))
         framesElapsed += Int64(frameCount)
     }

@@ -116,6 +116,9 @@ public final class JACKClient: @unchecked Sendable {
         return String(cString: state.shutdownReason)
     }
 
+    /// The latest period's frame time and start while active (nil before activation).
+    var periodClock: JACKPeriodClock? { state?.periodClock }
+
     /// Prepares `handler` for the server's sample rate and period, installs the callbacks and
     /// starts processing. The client keeps `handler` alive until the next activation or close.
     /// - Parameter timing: when given, every callback's wall and CPU time, page faults and context
@@ -126,7 +129,7 @@ public final class JACKClient: @unchecked Sendable {
         let frames = bufferSize
         handler.prepare(sampleRate: Double(rate), maximumFrames: frames)
         let state = JACKHandlerState(
-            handler: handler, leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
+            handler: handler, client: connection.handle, leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
             midiInPort: midiInPort, midiStorage: midiStorage, timing: timing
         )
         state.preparedSampleRate.store(rate, ordering: .relaxed)

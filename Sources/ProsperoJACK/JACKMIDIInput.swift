@@ -6,15 +6,25 @@ public struct JACKMIDIInput: RandomAccessCollection {
     @usableFromInline let portBuffer: UnsafeMutableRawPointer?
     /// Number of events in this period.
     public let count: Int
+    /// JACK's frame time of this period's first frame (`jack_last_frame_time`): an event's absolute
+    /// frame is this plus its offset, and commands stamped with a due frame time are placed against
+    /// it (``FrameSchedule``). Nil outside JACK.
+    public let periodStartFrame: UInt32?
 
     @inlinable
-    init(portBuffer: UnsafeMutableRawPointer?, count: Int) {
+    init(portBuffer: UnsafeMutableRawPointer?, count: Int, periodStartFrame: UInt32? = nil) {
         self.portBuffer = portBuffer
         self.count = count
+        self.periodStartFrame = periodStartFrame
     }
 
     /// No events (for a handler called outside JACK, e.g. in tests).
     public static var empty: JACKMIDIInput { JACKMIDIInput(portBuffer: nil, count: 0) }
+
+    /// No events in a period starting at frame time `periodStartFrame` (for a handler driven outside JACK).
+    public static func empty(periodStartFrame: UInt32) -> JACKMIDIInput {
+        JACKMIDIInput(portBuffer: nil, count: 0, periodStartFrame: periodStartFrame)
+    }
 
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { count }

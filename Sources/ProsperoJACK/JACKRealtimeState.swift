@@ -10,6 +10,8 @@ import Touchstone
 /// type, and every property the audio thread reads is a `let`: the process callback then needs
 /// no reference counting, no exclusivity checks and no existential, only one class-method call.
 class JACKRealtimeState: @unchecked Sendable {
+    /// The client, for its frame time in each period (nil: periods carry no frame time).
+    let client: OpaquePointer?
     let leftPort: OpaquePointer
     let rightPort: OpaquePointer
     let midiOutPort: OpaquePointer
@@ -17,6 +19,8 @@ class JACKRealtimeState: @unchecked Sendable {
     let midiStorage: JACKMIDIOutputStorage
     /// Per-callback wall and CPU time, faults and switches, when the client was given one.
     let timing: JACKCallbackTiming?
+    /// The latest period's frame time and start, for live input's due frames (``JACKInputClock``).
+    let periodClock = JACKPeriodClock()
 
     let xruns = Atomic<Int>(0)
     let periods = Atomic<Int>(0)
@@ -43,9 +47,10 @@ class JACKRealtimeState: @unchecked Sendable {
     let preparedSampleRate = Atomic<Int>(0)
 
     init(
-        leftPort: OpaquePointer, rightPort: OpaquePointer, midiOutPort: OpaquePointer,
+        client: OpaquePointer?, leftPort: OpaquePointer, rightPort: OpaquePointer, midiOutPort: OpaquePointer,
         midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage, timing: JACKCallbackTiming? = nil
     ) {
+        self.client = client
         self.leftPort = leftPort
         self.rightPort = rightPort
         self.midiOutPort = midiOutPort
@@ -133,7 +138,10 @@ class JACKRealtimeState: @unchecked Sendable {
         let phase = stopPhase.load(ordering: .acquiring)
         if phase < 2, !preparing.load(ordering: .sequentiallyConsistent),
            n <= preparedFrames.load(ordering: .relaxed) {
-            let input = JACKMIDIInput(portBuffer: midiInBuffer, count: Int(pj_jack_midi_get_event_count(midiInBuffer)))
+            let periodStart = client.map { pj_jack_last_frame_time($0) }
+            if let periodStart { periodClock.publish(frame: periodStart, nanoseconds: started) }
+            let input = JACKMIDIInput(portBuffer: midiInBuffer, count: Int(pj_jack_midi_get_event_count(midiInBuffer)),
+                                      periodStartFrame: periodStart)
             var output = midiStorage.makeOutput(frameCount: n)
             render(frameCount: n, left: left, right: right, midiIn: input, midiOut: &output)
             if !Self.isFinite(left, n) || !Self.isFinite(right, n) {
@@ -231,12 +239,12 @@ final class JACKHandlerState<Handler: JACKProcessHandler>: JACKRealtimeState, @u
     let handler: Handler
 
     init(
-        handler: Handler, leftPort: OpaquePointer, rightPort: OpaquePointer, midiOutPort: OpaquePointer,
+        handler: Handler, client: OpaquePointer?, leftPort: OpaquePointer, rightPort: OpaquePointer, midiOutPort: OpaquePointer,
         midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage, timing: JACKCallbackTiming? = nil
     ) {
         self.handler = handler
         super.init(
-            leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
+            client: client, leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
             midiInPort: midiInPort, midiStorage: midiStorage, timing: timing
         )
     }

@@ -23,6 +23,9 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
     /// Runs after a stop was requested and before the final period (e.g. the input loop's last
     /// note-offs are queued); keep it short, it delays the stop.
     public var beforeFinalPeriod: (@Sendable () -> Void)?
+    /// The live input's frame clock: attached to each client the session opens, so that input events
+    /// are due at their arrival frame plus its delay; its delay is part of the latency reported.
+    public var inputClock: JACKInputClock?
     private let reconnections = Atomic<Int>(0)
     private let lastStatistics = Mutex(JACKClientStatistics())
     private let lastStatus: Mutex<AudioHostStatus>
@@ -97,8 +100,10 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
                 let status: AudioHostStatus
                 if ContinuousClock.now >= nextFullStatus, !current.isServerGone {
                     nextFullStatus = ContinuousClock.now + .seconds(1)
-                    status = current.audioStatus
-                    lastStatus.withLock { $0 = status }
+                    var full = current.audioStatus
+                    full.inputDelayFrames = inputClock?.delay(forPeriod: full.periodFrames)
+                    status = full
+                    lastStatus.withLock { $0 = full }
                 } else {
                     let load = current.isServerGone ? nil : current.cpuLoad
                     status = lastStatus.withLock { s in
@@ -118,6 +123,7 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
                         $0.shutdownReason = reason
                     }
                     log("JACK server shut down: \(reason)")
+                    inputClock?.detach()
                     current.close()
                     client = nil
                     guard options.reconnect else {
@@ -157,6 +163,7 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
             }
             log("warning: \(error)")
         }
+        inputClock?.attach(client)
         report(client, isReconnect: isReconnect)
         return client
     }
@@ -184,13 +191,15 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
     }
 
     private func report(_ client: JACKClient, isReconnect: Bool) {
-        let status = client.audioStatus
+        var status = client.audioStatus
+        status.inputDelayFrames = inputClock?.delay(forPeriod: status.periodFrames)
         lastStatus.withLock { $0 = status }
         for line in status.setupLines(isReconnect: isReconnect) { log(line) }
     }
 
     private func finish(_ client: JACKClient, because outcome: LiveSessionOutcome) {
         let finalPeriodRan = client.stop()
+        inputClock?.detach()
         let statistics = client.statistics
         lastStatistics.withLock { $0 = statistics }
         let status = lastStatus.withLock { s in

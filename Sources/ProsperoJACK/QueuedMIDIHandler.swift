@@ -1,4 +1,5 @@
 import Ariel
+import Synchronization
 import Touchstone
 
 /// What renders audio next to a ``QueuedMIDIHandler``: an instrument fed the same MIDI that goes
@@ -9,17 +10,34 @@ public protocol QueuedMIDIAudioRenderer: AnyObject {
     /// Renders one period with `midi` applied at its frame offsets. Real-time rules apply.
     func render(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>,
                 midi: UnsafeBufferPointer<TimedMIDIMessage>)
+    /// Frames by which the audio lags the MIDI (a limiter's look-ahead); read after `prepare`.
+    var processingLatency: Int { get }
+}
+
+extension QueuedMIDIAudioRenderer {
+    /// By default, none.
+    public var processingLatency: Int { 0 }
 }
 
 /// Any `AudioEngine` behind an `EngineHost`, as the audio side of a ``QueuedMIDIHandler``.
 public final class EngineHostRenderer<Engine: AudioEngine>: QueuedMIDIAudioRenderer {
     public let host: EngineHost<Engine>
+    private let latency: (Engine, Double) -> Int
+    private var sampleRate: Double
 
-    public init(engine: Engine, sampleRate: Double = 48_000, maximumFrames: Int = 4096) {
+    /// - Parameter latency: the engine's processing delay in frames at a sample rate (its limiter's
+    ///   look-ahead), reported to JACK as port latency.
+    public init(engine: Engine, sampleRate: Double = 48_000, maximumFrames: Int = 4096,
+                latency: @escaping (Engine, Double) -> Int = { _, _ in 0 }) {
         host = EngineHost(engine: engine, spec: ProcessSpec(sampleRate: sampleRate, maximumBlockSize: maximumFrames, channelCount: 2))
+        self.latency = latency
+        self.sampleRate = sampleRate
     }
 
+    public var processingLatency: Int { latency(host.engine, sampleRate) }
+
     public func prepare(sampleRate: Double, maximumFrames: Int) {
+        self.sampleRate = sampleRate
         host.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: maximumFrames, channelCount: 2))
     }
 
@@ -30,10 +48,12 @@ public final class EngineHostRenderer<Engine: AudioEngine>: QueuedMIDIAudioRende
 }
 
 /// A JACK process handler whose MIDI comes from a control thread through a lock-free ring:
-/// a router (hands, faces, a sequencer) pushes messages with ``send(_:)``; every period the
-/// handler writes what arrived to `midi_out` (with `sendsMIDI`) and plays it on the optional
-/// audio renderer, both at the start of the period (live input has no finer timing to keep).
-/// A full ring drops the message and counts it (``droppedCount``); nothing blocks.
+/// a router (hands, faces, a sequencer) pushes messages with ``send(_:)`` or, stamped with the
+/// frame time they are due at, ``send(_:dueAt:)``; every period the handler writes what is due to
+/// `midi_out` (with `sendsMIDI`) and plays it on the optional audio renderer, both at the due
+/// frame's offset (``FrameSchedule``; untimed and late messages at the start of the period, late
+/// ones counted in ``lateCount``). Messages keep their send order; one due later holds back those
+/// sent after it. A full ring drops the message and counts it (``droppedCount``); nothing blocks.
 ///
 /// MIDI clock and transport bytes on `midi_in` (F8, FA, FB, FC) travel back through a second
 /// ring with their absolute frame time, for a `MIDIClockReceiver` on the control thread
@@ -52,9 +72,18 @@ public final class QueuedMIDIHandler: JACKProcessHandler, @unchecked Sendable {
         public var seconds: Double { Double(frame) / sampleRate }
     }
 
+    /// A message and the frame time it is due at (nil: the next period's start).
+    struct Scheduled {
+        var message: MIDIShortMessage
+        var due: UInt32?
+    }
+
     public let sendsMIDI: Bool
     public let audio: (any QueuedMIDIAudioRenderer)?
-    private let outgoing: SPSCRingBuffer<MIDIShortMessage>
+    private let outgoing: SPSCRingBuffer<Scheduled>
+    /// The oldest message, taken from the ring but due after the current period.
+    private var waiting: Scheduled?
+    private let late = Atomic<Int>(0)
     private let clock: SPSCRingBuffer<ClockEvent>
     private let scratch: UnsafeMutablePointer<TimedMIDIMessage>
     private let scratchCapacity: Int
@@ -80,7 +109,19 @@ public final class QueuedMIDIHandler: JACKProcessHandler, @unchecked Sendable {
 
     /// Queues a message for the next period. False (and counted) when the ring is full.
     @discardableResult
-    public func send(_ message: MIDIShortMessage) -> Bool { outgoing.push(message) }
+    public func send(_ message: MIDIShortMessage) -> Bool { outgoing.push(Scheduled(message: message, due: nil)) }
+
+    /// Queues a message due at JACK frame time `due` (nil: the next period). False (and counted) when the ring is full.
+    @discardableResult
+    public func send(_ message: MIDIShortMessage, dueAt due: UInt32?) -> Bool {
+        outgoing.push(Scheduled(message: message, due: due))
+    }
+
+    /// Timed messages sent at offset 0 because their frame had passed (or was implausibly far ahead).
+    public var lateCount: Int { late.load(ordering: .relaxed) }
+
+    /// The audio renderer's processing delay (its limiter's look-ahead), reported to JACK.
+    public var processingLatency: Int { audio?.processingLatency ?? 0 }
 
     /// Messages refused because the ring was full.
     public var droppedCount: Int { outgoing.droppedCount }
@@ -112,17 +153,37 @@ public final class QueuedMIDIHandler: JACKProcessHandler, @unchecked Sendable {
             }
         }
         var count = 0
-        while count < scratchCapacity, let m = outgoing.pop() {
-            if sendsMIDI {
-                switch m.count {
-                case 3: midiOut.send(m.status, m.data1, m.data2, atFrame: 0)
-                case 2: midiOut.send(m.status, m.data1, atFrame: 0)
-                default: midiOut.send(m.status, atFrame: 0)
+        var cursor = 0
+        var lateNow = 0
+        let horizon = Int(sampleRate)
+        while count < scratchCapacity {
+            if waiting == nil { waiting = outgoing.pop() }
+            guard let next = waiting else { break }
+            var offset = 0
+            if let due = next.due, let start = midiIn.periodStartFrame {
+                let placement = FrameSchedule.place(due: due, blockStart: start, frameCount: frameCount, horizon: horizon)
+                if case .later = placement { break }  // it and everything after it wait
+                switch placement {
+                case .inBlock(let at): offset = at
+                case .late, .beyondHorizon: lateNow += 1
+                case .later: break
                 }
             }
-            scratch[count] = TimedMIDIMessage(frameOffset: 0, message: m)
+            waiting = nil
+            // Send order is kept: never before an earlier message.
+            cursor = max(cursor, offset)
+            let m = next.message
+            if sendsMIDI {
+                switch m.count {
+                case 3: midiOut.send(m.status, m.data1, m.data2, atFrame: cursor)
+                case 2: midiOut.send(m.status, m.data1, atFrame: cursor)
+                default: midiOut.send(m.status, atFrame: cursor)
+                }
+            }
+            scratch[count] = TimedMIDIMessage(frameOffset: cursor, message: m)
             count += 1
         }
+        if lateNow > 0 { late.add(lateNow, ordering: .relaxed) }
         if let audio {
             audio.render(left: UnsafeMutableBufferPointer(start: left, count: frameCount),
                          right: UnsafeMutableBufferPointer(start: right, count: frameCount),

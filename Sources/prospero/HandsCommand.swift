@@ -29,6 +29,7 @@ struct HandsCommand: ParsableCommand {
     @Option(help: "Play this Enobarbus recording offline instead of listening (write it with --midi-out FILE).")
     var input: String?
     @OptionGroup(title: "Live input") var network: LiveInputArguments
+    @OptionGroup(title: "Live input") var timing: InputDelayArguments
     @Option(help: "Seconds without frames after which a hand or touch is lost (its note ends).") var timeout: Double = 0.25
     @Flag(inversion: .prefixedNo, help: "Smooth positions (EMA + velocity clamp).") var stabilize = true
 
@@ -111,7 +112,10 @@ struct HandsCommand: ParsableCommand {
     }
 
     /// The built-in synth (Ariel's PolySynth) as the audio side of the live handler.
-    static func builtInSynth() -> any QueuedMIDIAudioRenderer { EngineHostRenderer(engine: PolySynth()) }
+    /// Its limiter's look-ahead is reported to JACK as port latency and printed, as `play` does.
+    static func builtInSynth() -> any QueuedMIDIAudioRenderer {
+        EngineHostRenderer(engine: PolySynth(), latency: { engine, _ in engine.latencySamples })
+    }
 
     func run() throws {
         let settings = try settings()
@@ -146,8 +150,10 @@ struct HandsCommand: ParsableCommand {
         let stop = LiveCommand.begin(duration: live.duration)
         let handler = QueuedMIDIHandler(sendsMIDI: output != .synth, audio: output != .midi ? Self.builtInSynth() : nil)
         let performer = try HandsPerformer(settings: settings, stabilizes: stabilize, timeout: timeout)
+        // MIDI caused by a packet is due its arrival frame + the input delay, at that sample of midi_out and the synth.
+        let inputClock = try timing.clock()
         let instrument = HandsLiveInstrument(performer: performer, output: handler, clock: QueuedMIDIClock(handler: handler),
-                                             announce: { StandardOutput.line($0) })
+                                             frameClock: inputClock, announce: { StandardOutput.line($0) })
         let options = try network.hostOptions()
         let host = LiveHost(source: network.source(), instrument: instrument, stop: stop, options: options, sink: try network.sink())
         do { try host.start() } catch {
@@ -161,9 +167,9 @@ struct HandsCommand: ParsableCommand {
         }
         defer {
             StandardOutput.line(LiveCommand.summary(stop.reason, input.waitUntilFinished()?.success)
-                + ", MIDI dropped \(handler.droppedCount)")
+                + ", MIDI dropped \(handler.droppedCount), late \(handler.lateCount)")
         }
         // The performer's note-offs are queued before JACK's final period sends them (and CC 123).
-        try live.run(handler: handler, stop: stop, beforeFinalPeriod: { input.waitUntilFinished() })
+        try live.run(handler: handler, stop: stop, inputClock: inputClock, beforeFinalPeriod: { input.waitUntilFinished() })
     }
 }

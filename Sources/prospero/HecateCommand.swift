@@ -45,6 +45,7 @@ struct HecateCommand: ParsableCommand {
     var bench: Double?
 
     @OptionGroup(title: "Live input") var network: LiveInputArguments
+    @OptionGroup(title: "Live input") var timing: InputDelayArguments
 
     @OptionGroup var live: LiveSessionArguments
 
@@ -167,8 +168,10 @@ struct HecateCommand: ParsableCommand {
         let stop = LiveCommand.begin(duration: live.duration)
         StandardOutput.line(HecateCommand.mappingGuide)
         let handler = HecateJACKHandler(setup: setup)
+        // A face frame's commands are due its arrival frame + the input delay, at that sample.
+        let inputClock = try timing.clock()
         let instrument = HecateLiveInstrument(host: handler.host, chords: setup.chords, clock: handler.audio,
-                                              announce: { StandardOutput.line($0) })
+                                              frameClock: inputClock, announce: { StandardOutput.line($0) })
         let options = try network.hostOptions()
         let host = LiveHost(source: network.source(), instrument: instrument, stop: stop, options: options, sink: try network.sink())
         do { try host.start() } catch {
@@ -181,9 +184,12 @@ struct HecateCommand: ParsableCommand {
         let input = LiveCommand.HostThread(host) { status in
             if let line = status.instrumentLine { StandardOutput.line(line + "  " + meter.line() + "  " + status.countersLine) }
         }
-        defer { StandardOutput.line(LiveCommand.summary(stop.reason, input.waitUntilFinished()?.success)) }
+        defer {
+            StandardOutput.line(LiveCommand.summary(stop.reason, input.waitUntilFinished()?.success)
+                + ", late commands \(handler.host.lateCommandCount)")
+        }
         // The face's fade-out is queued before JACK's final period.
-        try live.run(handler: handler, stop: stop, beforeFinalPeriod: { input.waitUntilFinished() })
+        try live.run(handler: handler, stop: stop, inputClock: inputClock, beforeFinalPeriod: { input.waitUntilFinished() })
     }
 
     static let mappingGuide = """

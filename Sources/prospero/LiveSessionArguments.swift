@@ -49,11 +49,13 @@ struct LiveSessionArguments: ParsableArguments {
     /// Plays `handler` live until `stop` (a signal, the duration, another part) or server shutdown.
     /// Exits non-zero (after saying why) when JACK is missing or unreachable, a port is unknown, or
     /// the server shut down; requests `stop` then too, so the command's other parts end.
-    func run(handler: any JACKProcessHandler, stop: LiveStop, beforeFinalPeriod: (@Sendable () -> Void)? = nil) throws {
+    func run(handler: any JACKProcessHandler, stop: LiveStop, inputClock: JACKInputClock? = nil,
+             beforeFinalPeriod: (@Sendable () -> Void)? = nil) throws {
         let outcome: LiveSessionOutcome
         do {
             let session = LiveSession(handler: handler, options: options, stop: stop, log: { StandardOutput.line($0) })
             session.beforeFinalPeriod = beforeFinalPeriod
+            session.inputClock = inputClock
             outcome = try session.run()
         } catch {
             stop.request(.failed("\(error)"))

@@ -89,3 +89,47 @@ final class RecordingRenderer: QueuedMIDIAudioRenderer {
         #expect(AllocationCounter.allocations { once() } == 0)
     }
 }
+
+/// Messages stamped with a due JACK frame leave `midi_out` and reach the synth at that frame's offset.
+@Suite struct QueuedMIDIHandlerTimingTests {
+    /// One period starting at frame time `start`: what went to midi_out (frame, bytes) and to the renderer.
+    func period(_ handler: QueuedMIDIHandler, start: UInt32, frames: Int = 256) -> [TimedMIDI] {
+        let storage = JACKMIDIOutputStorage()
+        var left = [Float](repeating: 0, count: frames), right = left
+        var out = storage.makeOutput(frameCount: frames)
+        left.withUnsafeMutableBufferPointer { l in
+            right.withUnsafeMutableBufferPointer { r in
+                handler.process(frameCount: frames, left: l.baseAddress!, right: r.baseAddress!,
+                                midiIn: .empty(periodStartFrame: start), midiOut: &out)
+            }
+        }
+        var sent: [TimedMIDI] = []
+        _ = out.flush { frame, b in
+            sent.append(TimedMIDI(frame: Int(frame), bytes: Array(b)))
+            return true
+        }
+        return sent
+    }
+
+    @Test func timedMessagesLeaveAtTheirOffsetsInSendOrderAndLateOnesAtZero() {
+        let renderer = RecordingRenderer()
+        let handler = QueuedMIDIHandler(audio: renderer)
+        handler.prepare(sampleRate: 48_000, maximumFrames: 256)
+        let start: UInt32 = 77_000
+        let on = MIDIShortMessage(status: 0x90, data1: 60, data2: 100)!
+        let cc = MIDIShortMessage(status: 0xB0, data1: 74, data2: 10)!
+        let off = MIDIShortMessage(status: 0x80, data1: 60, data2: 0)!
+        handler.send(cc, dueAt: start + 17)
+        handler.send(on, dueAt: start + 17)
+        handler.send(off, dueAt: start + 300)           // next period, offset 44
+        handler.send(cc, dueAt: start + 100)            // sent after the note-off: waits for it
+        #expect(period(handler, start: start) == [TimedMIDI(frame: 17, bytes: cc.bytes), TimedMIDI(frame: 17, bytes: on.bytes)])
+        #expect(renderer.received == [TimedMIDIMessage(frameOffset: 17, message: cc), TimedMIDIMessage(frameOffset: 17, message: on)])
+        #expect(period(handler, start: start + 256) == [TimedMIDI(frame: 44, bytes: off.bytes), TimedMIDI(frame: 44, bytes: cc.bytes)])
+        #expect(handler.lateCount == 1)
+        handler.send(on, dueAt: start)                  // long past: at 0, counted
+        handler.send(off)                               // untimed: at once
+        #expect(period(handler, start: start + 512) == [TimedMIDI(frame: 0, bytes: on.bytes), TimedMIDI(frame: 0, bytes: off.bytes)])
+        #expect(handler.lateCount == 2)
+    }
+}

@@ -1,3 +1,4 @@
+import Synchronization
 import Touchstone
 
 /// Runs an `AudioEngine` for a real-time or offline host: commands from any one control thread
@@ -6,7 +7,10 @@ import Touchstone
 /// A full command ring drops the command and counts it (`droppedCommandCount`); it never blocks.
 /// Snapshots travel through a triple buffer, so the UI always reads the newest one.
 /// MIDI messages are applied at their frame offsets by splitting the block, so timing is
-/// sample-accurate. Flush-to-zero is enabled for the duration of each `process` call.
+/// sample-accurate. A command sent with a due frame time (``send(_:dueAt:)``, live input stamped
+/// on arrival) is applied at its offset in the block that contains that frame, also by splitting
+/// the block; commands keep their send order, so one due later holds back those sent after it.
+/// Flush-to-zero is enabled for the duration of each `process` call.
 ///
 ///     let host = EngineHost(engine: synth, spec: spec)
 ///     host.send(.setWaveform(.saw))                 // control thread
@@ -17,7 +21,16 @@ public final class EngineHost<Engine: AudioEngine>: @unchecked Sendable {
     public let engine: Engine
     public private(set) var spec: ProcessSpec
 
-    private let commands: SPSCRingBuffer<Engine.Command>
+    /// A command and the frame time it is due at (nil: at the start of the next block).
+    struct Scheduled {
+        var command: Engine.Command
+        var due: UInt32?
+    }
+
+    private let commands: SPSCRingBuffer<Scheduled>
+    /// The oldest command, taken from the ring but due after the current block.
+    private var waiting: Scheduled?
+    private let late = Atomic<Int>(0)
     private let snapshots: TripleBuffer<Engine.Snapshot?>
     private var snapshotInterval: Int
     private var framesSinceSnapshot = 0
@@ -53,7 +66,16 @@ public final class EngineHost<Engine: AudioEngine>: @unchecked Sendable {
 
     /// Queues a command for the audio thread. Returns false, and counts a drop, when the ring is full.
     @discardableResult
-    public func send(_ command: Engine.Command) -> Bool { commands.push(command) }
+    public func send(_ command: Engine.Command) -> Bool { commands.push(Scheduled(command: command, due: nil)) }
+
+    /// Queues a command due at frame time `due` (the audio server's frame clock, see ``FrameSchedule``):
+    /// applied at that frame's offset in the block that contains it, at offset 0 (and counted in
+    /// ``lateCommandCount``) when that block has passed. Blocks rendered without a start frame apply it at once.
+    @discardableResult
+    public func send(_ command: Engine.Command, dueAt due: UInt32?) -> Bool { commands.push(Scheduled(command: command, due: due)) }
+
+    /// Timed commands applied at offset 0 because their frame had passed (or was implausibly far ahead).
+    public var lateCommandCount: Int { late.load(ordering: .relaxed) }
 
     /// Commands refused because the ring was full.
     public var droppedCommandCount: Int { commands.droppedCount }
@@ -69,30 +91,62 @@ public final class EngineHost<Engine: AudioEngine>: @unchecked Sendable {
 
     // MARK: Audio side
 
-    /// Renders one block, applying queued commands first and MIDI at its frame offsets.
+    /// Renders one block, applying queued commands and MIDI at their frame offsets.
     /// `midi` must be sorted by offset; offsets outside the block are clamped into it.
+    /// - Parameter blockStart: the frame time of the block's first frame, for commands sent with a
+    ///   due frame (nil: every command at offset 0). At most ``maximumCommandsPerBlock`` commands are
+    ///   applied; the rest, and those due later, wait in order. A timed command may wait at most one
+    ///   second of frames; one due further ahead is applied at once and counted as late.
     public func process(
         left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>,
-        midi: UnsafeBufferPointer<TimedMIDIMessage> = UnsafeBufferPointer(start: nil, count: 0)
+        midi: UnsafeBufferPointer<TimedMIDIMessage> = UnsafeBufferPointer(start: nil, count: 0),
+        blockStart: UInt32? = nil
     ) {
         let frameCount = left.count
         precondition(right.count == frameCount && frameCount <= spec.maximumBlockSize, "block larger than prepared")
         let saved = FlushToZero.enable()
         defer { FlushToZero.restore(saved) }
+        let horizon = Int(spec.sampleRate)
         var applied = 0
-        while applied < maximumCommandsPerBlock, let command = commands.pop() {
-            engine.handle(command)
-            applied += 1
-        }
+        var lateNow = 0
         var cursor = 0
-        for event in midi {
-            let offset = min(max(event.frameOffset, cursor), frameCount)
+        var midiIndex = 0
+        while true {
+            // The next command's offset (Int.max: none this block), then the next MIDI message's.
+            var commandOffset = Int.max
+            var commandIsLate = false
+            if applied < maximumCommandsPerBlock {
+                if waiting == nil { waiting = commands.pop() }
+                if let next = waiting {
+                    if let due = next.due, let blockStart {
+                        switch FrameSchedule.place(due: due, blockStart: blockStart, frameCount: frameCount, horizon: horizon) {
+                        case .inBlock(let offset): commandOffset = offset
+                        case .late, .beyondHorizon: commandOffset = 0; commandIsLate = true
+                        case .later: break
+                        }
+                    } else {
+                        commandOffset = 0
+                    }
+                }
+            }
+            let midiOffset = midiIndex < midi.count ? midi[midiIndex].frameOffset : Int.max
+            if commandOffset == Int.max && midiOffset == Int.max { break }
+            // Send order is kept: nothing goes before the cursor. A command goes before MIDI at the same frame.
+            let offset = min(max(min(commandOffset, midiOffset), cursor), frameCount)
             if offset > cursor {
                 renderSlice(left, right, cursor, offset)
                 cursor = offset
             }
-            engine.handle(midi: event.message)
+            if commandOffset <= midiOffset, let next = waiting.take() {
+                engine.handle(next.command)
+                applied += 1
+                if commandIsLate { lateNow += 1 }
+            } else {
+                engine.handle(midi: midi[midiIndex].message)
+                midiIndex += 1
+            }
         }
+        if lateNow > 0 { late.add(lateNow, ordering: .relaxed) }
         if cursor < frameCount { renderSlice(left, right, cursor, frameCount) }
         framesSinceSnapshot += frameCount
         if framesSinceSnapshot >= snapshotInterval {

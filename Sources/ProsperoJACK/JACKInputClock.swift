@@ -1,0 +1,79 @@
+import CJACKLoader
+import Enobarbus
+import LiveHost
+import Synchronization
+
+/// JACK's frame clock for live input (``LiveFrameClock``): maps a datagram's arrival time
+/// (`MonotonicClock`) to the JACK frame time it is due at, its arrival frame plus a fixed input delay,
+/// measured from the start of the period the audio thread runs (``InputTiming``; the monotonic clock
+/// and the audio thread's clock are read together to bring the arrival onto the latter).
+///
+/// A ``LiveSession`` attaches its client while it plays (again after reconnecting) and detaches it
+/// before closing it; while detached, events are due at once. Any thread.
+public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
+    /// The fixed delay from an input event's arrival to its sample in the output.
+    public enum Delay: Sendable, Hashable, CustomStringConvertible {
+        /// This many frames (≥ 0).
+        case frames(Int)
+        /// This many periods of the server attached to (≥ 0).
+        case periods(Int)
+
+        /// The delay in frames on a server with `period` frames.
+        public func frames(period: Int) -> Int {
+            switch self {
+            case .frames(let n): return max(0, n)
+            case .periods(let n): return max(0, n) * max(0, period)
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .frames(let n): return "\(n) frames"
+            case .periods(let n): return n == 1 ? "1 period" : "\(n) periods"
+            }
+        }
+    }
+
+    /// The delay as asked (default one period).
+    public let delay: Delay
+    /// The attached client's latest period (nil while detached), its sample rate and the delay in frames.
+    private struct Attachment: @unchecked Sendable {
+        var periods: JACKPeriodClock?
+        var sampleRate = 48_000.0
+        var delay = 0
+    }
+    private let attachment = Mutex(Attachment())
+
+    /// - Parameter delay: from an event's arrival to its sample in the output. At least one period
+    ///   turns the input thread's jitter into a fixed latency; less makes events late (applied at the
+    ///   next period's start, counted).
+    public init(delay: Delay = .periods(1)) {
+        self.delay = delay
+    }
+
+    /// The delay in frames on a server with `period` frames.
+    public func delay(forPeriod period: Int) -> Int { delay.frames(period: period) }
+
+    /// Maps arrivals to `client`'s periods from now on.
+    func attach(_ client: JACKClient) {
+        let periods = client.periodClock
+        let rate = Double(client.sampleRate)
+        let delay = delay(forPeriod: client.bufferSize)
+        attachment.withLock { $0 = Attachment(periods: periods, sampleRate: rate, delay: delay) }
+    }
+
+    /// Stops using the client (before it closes).
+    func detach() {
+        attachment.withLock { $0.periods = nil }
+    }
+
+    public func dueFrame(forArrival arrival: Double) -> UInt32? {
+        let (periods, rate, delay) = attachment.withLock { ($0.periods, $0.sampleRate, $0.delay) }
+        guard let period = periods?.latest() else { return nil }
+        // The arrival on the audio thread's clock: as long before its "now" as before MonotonicClock's.
+        let age = MonotonicClock.now() - arrival
+        let now = Double(pj_monotonic_nanoseconds()) * 1e-9
+        return InputTiming.dueFrame(arrival: now - age, referenceTime: Double(period.nanoseconds) * 1e-9,
+                                    referenceFrame: period.frame, sampleRate: rate, delay: delay)
+    }
+}
