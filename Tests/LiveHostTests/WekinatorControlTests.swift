@@ -12,7 +12,7 @@ import Touchstone
 /// A MIDI output that keeps the messages.
 final class RecordingMIDIOutput: LiveMIDIOutput, @unchecked Sendable {
     let messages = Mutex<[MIDIShortMessage]>([])
-    func send(_ message: MIDIShortMessage) -> Bool {
+    func send(_ message: MIDIShortMessage, dueAt due: UInt32?) -> Bool {
         messages.withLock { $0.append(message) }
         return true
     }
