@@ -26,12 +26,12 @@ struct HecateBrowserTests {
         init(session: StudioSession) {
             let engines = session.audioEngines
             for e in engines { e.prepare(sampleRate: 48_000, maximumFrames: 256) }
-            Thread.detachNewThread { [running, done] in
+            Thread.detachNewThread { [self] in
                 let l = UnsafeMutablePointer<Float>.allocate(capacity: 256), r = UnsafeMutablePointer<Float>.allocate(capacity: 256)
-                defer { l.deallocate(); r.deallocate(); done.request(.requested) }
+                defer { l.deallocate(); r.deallocate(); self.done.request(.requested) }
                 let period = 256.0 / 48_000
                 var next = Date().timeIntervalSince1970
-                while running.load(ordering: .relaxed) {
+                while self.running.load(ordering: .relaxed) {
                     if let a = session.activeIndex {
                         l.update(repeating: 0, count: 256)
                         r.update(repeating: 0, count: 256)

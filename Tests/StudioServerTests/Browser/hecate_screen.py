@@ -125,8 +125,12 @@ with studio_browser() as driver:
         wait_for(lambda: by_testid(driver, "head-yaw").text == "+18.0°", what="the head yaw")
         wait_for(lambda: hud_value(driver, "tone-fifth", "data-level") > 0.9, what="the 5th sounding")
         wait_for(lambda: hud_value(driver, "tone-third", "data-level") > 0.5, what="the 3rd sounding")
-        time.sleep(0.5)
+        # The whole screen, from the top, for the README.
+        driver.set_window_size(1280, 1400)
+        driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+        time.sleep(0.8)
         driver.save_screenshot(os.path.join(shots, "hecate.png"))
+        driver.set_window_size(1280, 900)
 
         # Immerse in WebGL (SwiftShader), lit by the sound.
         by_testid(driver, "mode-immerse").click()
@@ -134,7 +138,8 @@ with studio_browser() as driver:
         wait_for(lambda: canvas().get_attribute("data-renderer") == "webgl", what="WebGL")
         wait_for(lambda: "moss-grid" in (canvas().get_attribute("data-compiled") or ""), what="the moss grid shader")
         first = int(canvas().get_attribute("data-frames"))
-        wait_for(lambda: int(canvas().get_attribute("data-frames")) > first + 10, what="Immerse to animate")
+        # (Headless Chromium on a loaded machine may paint only a few frames a second: ask for motion, not a rate.)
+        wait_for(lambda: int(canvas().get_attribute("data-frames")) > first + 3, timeout=30, what="Immerse to animate")
         wait_for(lambda: canvas().get_attribute("data-rate") == "display", what="display rate while it sounds")
         wait_for(lambda: canvas_light(driver) > 8, what="a lit picture")
         time.sleep(1.0)
@@ -165,17 +170,17 @@ with studio_browser() as driver:
     sender = FaceSender(jaw=0.9, brow=0.8, smile=1.0, yaw=0.0, pitch=0.0, roll=0.0)
     try:
         first = int(canvas().get_attribute("data-frames"))
-        wait_for(lambda: int(canvas().get_attribute("data-frames")) > first + 10, what="the 2D picture to animate")
+        wait_for(lambda: int(canvas().get_attribute("data-frames")) > first + 3, timeout=30, what="the 2D picture to animate")
         wait_for(lambda: canvas_light(driver) > 4, what="a lit 2D picture")
     finally:
         sender.stop()
     # Silence (the face gone, faded out): the picture idles at 10 fps instead of the display rate.
-    wait_for(lambda: canvas().get_attribute("data-rate") == "idle", what="Immerse idle in silence")
+    wait_for(lambda: canvas().get_attribute("data-rate") == "idle", timeout=20, what="Immerse idle in silence")
     before = int(canvas().get_attribute("data-frames"))
-    time.sleep(1.0)
+    time.sleep(2.0)
     idle_frames = int(canvas().get_attribute("data-frames")) - before
-    if not 1 <= idle_frames <= 15:
-        fail(f"{idle_frames} frames in 1 s while idle (10 fps expected)")
+    if not 1 <= idle_frames <= 30:
+        fail(f"{idle_frames} frames in 2 s while idle (10 fps expected, never the display rate)")
     errors = console_errors(driver)
     if errors:
         fail(f"console errors (2D): {errors}")

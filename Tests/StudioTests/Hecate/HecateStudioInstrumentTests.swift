@@ -63,9 +63,9 @@ struct HecateStudioInstrumentTests {
         #expect(try hecate.apply(set: "hecate.route", value: "bluetooth") == ["route": "bluetooth", "limiterCeiling": -14])
         let key = try hecate.apply(set: "hecate.key", value: "Eb")
         #expect(key["key"] == "Eb")
-        // The chord bar is re-spelled for the key: ii in E♭ is Fm, vii° is D°.
+        // The chord bar is re-spelled for the key: ii in E♭ is Fm, vii° is D° (spelled in ASCII as Horatio writes symbols).
         let chords = key["chords"]?.array?.compactMap { $0.object?["name"]?.string }
-        #expect(chords == ["E♭", "Fm", "Gm", "A♭", "B♭", "Cm", "D°"])
+        #expect(chords == ["Eb", "Fm", "Gm", "Ab", "Bb", "Cm", "D°"])
         // A pack brings its levels and its visual; the client names the pack by id only.
         let coven = try hecate.apply(set: "hecate.pack", value: "coven")
         #expect(coven["pack"] == "coven" && coven["bassLevel"] == .number(SoundPack.coven.preset.bassLevel))
