@@ -245,6 +245,25 @@ import Touchstone
         let ok = wave.withUnsafeMutableBufferPointer { engine.waveform.readLatest(into: $0) }
         #expect(ok && wave == Array(l.suffix(256)))
     }
+
+    @Test func snapshotsShowTheKeyAndChordTheAudioThreadPlays() {
+        let engine = DroneSynthEngine(key: .d)
+        let host = EngineHost(engine: engine, spec: ProcessSpec(sampleRate: Self.rate, maximumBlockSize: 256, channelCount: 2))
+        var l = [Float](repeating: 0, count: 256), r = l
+        func run(blocks: Int) -> DroneSynthSnapshot? {
+            for _ in 0..<blocks {
+                l.withUnsafeMutableBufferPointer { lp in r.withUnsafeMutableBufferPointer { rp in host.process(left: lp, right: rp) } }
+            }
+            return host.latestSnapshot().snapshot
+        }
+        let first = run(blocks: 8)
+        #expect(first?.key == MusicalKey.d.rawValue && first?.chord == 1)
+        host.send(.chord(.six))
+        host.send(.key(.bFlat))
+        // A command reaches the engine at the next block; the snapshot after the next 1/30 s shows it.
+        let later = run(blocks: 8)
+        #expect(later?.key == 10 && later?.chord == 6)
+    }
 }
 
 #if DEBUG

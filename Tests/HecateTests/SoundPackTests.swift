@@ -52,6 +52,28 @@ import Testing
         }
     }
 
+    @Test func visualOverridesAreOptionalAndChecked() throws {
+        // A pack written before the overrides existed still loads.
+        let plain = try SoundPack(json: Self.mutated { $0["visualOverrides"] = nil })
+        #expect(plain.visualOverrides == nil)
+        let custom = try SoundPack(json: Self.mutated {
+            $0["visualOverrides"] = ["warp": 0.25, "palette": ["#101010", "#a633D9"]] as [String: Any]
+        })
+        #expect(custom.visualOverrides == SoundPackVisualOverrides(warp: 0.25, palette: ["#101010", "#a633D9"]))
+        #expect(throws: SoundPackError.invalidValue(field: "visualOverrides.feedbackDecay", reason: "must be 0…0.99")) {
+            try SoundPack(json: Self.mutated { $0["visualOverrides"] = ["feedbackDecay": 1.0] })
+        }
+        #expect(throws: SoundPackError.invalidValue(field: "visualOverrides.palette[1]", reason: "'red' is not a colour #RRGGBB")) {
+            try SoundPack(json: Self.mutated { $0["visualOverrides"] = ["palette": ["#000000", "red"]] })
+        }
+        #expect(throws: SoundPackError.invalidValue(field: "visualOverrides.palette", reason: "needs 1…4 colours")) {
+            try SoundPack(json: Self.mutated { $0["visualOverrides"] = ["palette": [String]()] })
+        }
+        #expect(throws: SoundPackError.invalidValue(field: "visual", reason: "must be 1–64 lower-case letters, digits or dashes")) {
+            try SoundPack(json: Self.mutated { $0["visual"] = "../../etc" })
+        }
+    }
+
     @Test func errorsReadWell() {
         #expect(SoundPackError.missingField("preset.detuneCents").description == "sound pack has no 'preset.detuneCents' field")
     }

@@ -27,6 +27,8 @@ extension DroneSynthEngine {
         s.faceFade = fade.gain
         s.arpeggiatorStep = arpeggiator.step
         s.arpeggiatorOn = arpeggiator.isOn
+        s.key = keyIndex
+        s.chord = degreeIndex + 1
         s.limiterCeiling = output.limiter.ceiling
         s.gainReduction = output.limiter.gainReductionDecibels
         return s

@@ -29,6 +29,11 @@ public struct DroneSynthSnapshot: Sendable, Hashable {
     /// Arpeggiator step 0…7 (meaningful while `arpeggiatorOn`).
     public var arpeggiatorStep: Int = 0
     public var arpeggiatorOn: Bool = false
+    /// The key the engine plays in (`MusicalKey.rawValue`, 0 = C … 11 = B) and the chord on the
+    /// chord bar (`NashvilleDegree.rawValue`, 1 = I … 7 = vii°): what a UI shows as sounding, read back
+    /// from the audio thread rather than assumed from the commands it sent.
+    public var key: Int = 0
+    public var chord: Int = 1
     /// Limiter ceiling (dBFS) and current gain reduction (dB, ≥ 0).
     public var limiterCeiling: Float = -6
     public var gainReduction: Float = 0

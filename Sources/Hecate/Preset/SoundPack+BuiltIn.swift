@@ -32,7 +32,9 @@ extension SoundPack {
             subLevel: 0.4, bassLevel: 0.6, droneLevel: 0.15, brightnessCap: 0.45,
             breathRate: 0.15, breathDepth: 0.1
         ),
-        visual: "spiral-plasma"
+        visual: "spiral-plasma",
+        // Longer trails and a stronger warp than the plasma's defaults: the coven's smoke.
+        visualOverrides: SoundPackVisualOverrides(feedbackDecay: 0.9, warp: 0.7)
     )
 
     /// The packs that ship with Hecate, in menu order.

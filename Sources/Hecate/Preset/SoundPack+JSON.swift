@@ -51,6 +51,10 @@ extension SoundPack {
         else { throw .badIdentifier(id) }
         guard !name.isEmpty else { throw .invalidValue(field: "name", reason: "must not be empty") }
         do { try preset.validate() } catch { throw .badPreset(error) }
+        if let visual, !(1...64).contains(visual.count) || !visual.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) {
+            throw .invalidValue(field: "visual", reason: "must be 1–64 lower-case letters, digits or dashes")
+        }
+        try visualOverrides?.validate()
     }
 
     private static func path(_ codingPath: [any CodingKey], _ key: (any CodingKey)? = nil) -> String {

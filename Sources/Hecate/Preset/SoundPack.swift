@@ -10,15 +10,19 @@ public struct SoundPack: Hashable, Sendable, Codable, Identifiable {
     public var preset: VoicePreset
     /// Visual theme for the display: a shader/palette name the web UI knows ("moss-grid", "spiral-plasma").
     public var visual: String?
+    /// The pack's changes to its visual's defaults (trail decay, warp, palette), if any.
+    public var visualOverrides: SoundPackVisualOverrides?
     /// Pack file format version; this code reads version 1.
     public var formatVersion: Int
 
-    public init(id: String, name: String, summary: String, preset: VoicePreset, visual: String? = nil) {
+    public init(id: String, name: String, summary: String, preset: VoicePreset, visual: String? = nil,
+                visualOverrides: SoundPackVisualOverrides? = nil) {
         self.id = id
         self.name = name
         self.summary = summary
         self.preset = preset
         self.visual = visual
+        self.visualOverrides = visualOverrides
         self.formatVersion = 1
     }
 }

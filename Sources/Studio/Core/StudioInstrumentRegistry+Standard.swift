@@ -8,6 +8,7 @@ extension StudioInstrumentRegistry {
         registry.register(StudioToneInstrument.self) { StudioToneInstrument() }
 
         // Hecate (studio-hecate):
+        registry.register(HecateStudioInstrument.self) { HecateStudioInstrument() }
 
         // ---
 
