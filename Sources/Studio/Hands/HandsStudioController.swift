@@ -165,7 +165,7 @@ public final class HandsStudioController {
         let before = settings
         if path.hasPrefix("synth.") {
             guard let control = HandsSynthControl.named(String(path.dropFirst(6))) else {
-                throw HandsStudioSettingsError(path: path, "no such synth control")
+                throw HandsStudioSettingsError(path: path, "no such synth control", isUnknownSetting: true)
             }
             var next = settings.synth
             let command = try control.apply(value, to: &next)

@@ -116,7 +116,7 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
         case ("key", _), ("scale", _), ("channelMode", _), ("output", _): throw .init(path: path, "must be a name")
         case ("channel", _), ("bendRange", _): throw .init(path: path, "must be a number")
         case ("bend", _): throw .init(path: path, "must be true or false")
-        default: throw .init(path: path, "no such setting")
+        default: throw .init(path: path, "no such setting", isUnknownSetting: true)
         }
         try next.validate()
         self = next
