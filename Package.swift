@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Haptics", targets: ["Haptics"]),
         .library(name: "Games", targets: ["Games"]),
         .library(name: "LiveHost", targets: ["LiveHost", "LiveHostPOSIX"]),
+        .library(name: "Studio", targets: ["Studio"]),
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
         .executable(name: "prospero-bench", targets: ["prospero-bench"]),
@@ -25,6 +26,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // Music and input value types. No Foundation.
@@ -83,12 +87,29 @@ let package = Package(
         .target(name: "CEvdevRumble"),
         .target(name: "HapticsEvdev", dependencies: ["CEvdevRumble", "Haptics"]),
 
+        // The studio's portable core: protocol v1 and its codec with limits, client registry (retention, replay,
+        // rate limits), security decisions as pure functions, the StudioInstrument protocol and registry.
+        .target(name: "Studio", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "Prospero", "Oberon", "LiveHost"]),
+        // Platform edge of the studio: HTTP + WebSocket server (Hummingbird), web resources, audio driver, OSC inputs.
+        .target(
+            name: "StudioServer",
+            dependencies: [
+                "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "Oberon", "Ariel", "Touchstone", "Enobarbus",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            resources: [.copy("Resources/web")]
+        ),
+
         .executableTarget(
             name: "prospero",
             dependencies: [
                 "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK", "Prospero", "Oberon",
                 "HiSynth", "HiSynthLibrary", "Haptics", "Games", "HapticsEvdev",
-                "LiveHost", "LiveHostPOSIX",
+                "LiveHost", "LiveHostPOSIX", "Studio", "StudioServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -97,7 +118,7 @@ let package = Package(
         // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
-        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games", "Oberon", "LiveHost"]),
+        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games", "Oberon", "LiveHost", "Studio"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
 
         // Test-only: malloc interposition counting allocations per thread, and its Swift helper
@@ -122,6 +143,15 @@ let package = Package(
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),
         .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Horatio", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
         .testTarget(name: "OberonTests", dependencies: ["Oberon", "Ariel", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
+        .testTarget(name: "StudioTests", dependencies: ["Studio", "LiveHost", "Horatio", "ProsperoTestSupport"]),
+        .testTarget(
+            name: "StudioServerTests",
+            dependencies: [
+                "StudioServer", "Studio", "LiveHost", "ProsperoTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            exclude: ["Browser"]
+        ),
         .testTarget(name: "CameraBridgeTests", dependencies: ["Enobarbus", "ProsperoTestSupport"]),
     ]
 )

@@ -9,6 +9,7 @@ import Games
 import Haptics
 import Oberon
 import LiveHost
+import Studio
 
 /// Every parser of untrusted bytes in the package, as a fuzz target.
 ///
@@ -52,6 +53,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case senderDatagram
     /// `--allow` values, one per line (`SenderAllowList(parsing:)`), then sender addresses against the list.
     case senderAllowList
+    /// Studio WebSocket messages (`StudioClientMessage.parse`): JSON with limits, then the protocol's
+    /// types; an accepted document's JSON text parses back to the same value.
+    case studioMessage
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -102,6 +106,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 accepted = true
             }
             return accepted
+        case .studioMessage:
+            if let value = try? StudioValue(json: bytes) {
+                // What the parser accepts, the writer writes as text that parses back to the same value.
+                guard let again = try? StudioValue(json: value.jsonText), again == value else {
+                    fatalError("studio JSON does not round-trip: \(value.jsonText)")
+                }
+            }
+            return (try? StudioClientMessage.parse(bytes)) != nil
         case .senderAllowList:
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard let list = try? SenderAllowList(parsing: lines) else { return false }

@@ -1,0 +1,29 @@
+import Ariel
+import Touchstone
+
+/// Any Ariel `AudioEngine` behind its `EngineHost` as a ``StudioAudioEngine``: what an instrument
+/// returns from ``StudioInstrument/audio`` when its sound is one engine (Hecate's drone synth, the
+/// hands' polysynth). Commands go in through `host.send`, snapshots come out of `host.latestSnapshot()`.
+public final class StudioEngineAudio<Engine: AudioEngine>: StudioAudioEngine, @unchecked Sendable {
+    public let host: EngineHost<Engine>
+    private let latency: (Double) -> Int
+    private var sampleRate = 48_000.0
+
+    /// - Parameter latency: the engine's look-ahead in frames at a sample rate (default none).
+    public init(host: EngineHost<Engine>, latency: @escaping (Double) -> Int = { _ in 0 }) {
+        self.host = host
+        self.latency = latency
+    }
+
+    public func prepare(sampleRate: Double, maximumFrames: Int) {
+        self.sampleRate = sampleRate
+        host.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: max(1, maximumFrames), channelCount: 2))
+    }
+
+    public func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) {
+        host.process(left: UnsafeMutableBufferPointer(start: left, count: frameCount),
+                     right: UnsafeMutableBufferPointer(start: right, count: frameCount))
+    }
+
+    public var processingLatency: Int { latency(sampleRate) }
+}

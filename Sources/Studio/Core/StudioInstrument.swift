@@ -1,0 +1,48 @@
+import Enobarbus
+
+/// One instrument the studio can play (Hecate, hands, …). A class per instrument, made once when the
+/// studio starts and owned by its ``StudioSession``. Every call comes from the session's control
+/// context, one at a time (the session serialises them with its lock), never from the audio thread.
+///
+/// Controls are named by dotted paths `<id>.<control>` (`hecate.key`); the instrument validates
+/// type and range and answers with the changes (which every client receives as a `changed` message)
+/// or a typed ``StudioError`` (which the sender receives as an `error`).
+public protocol StudioInstrument: AnyObject {
+    /// Stable id: the URL path (`/hecate/`) and the protocol's instrument name.
+    static var id: String { get }
+    /// Name shown on Home ("Hecate").
+    var displayName: String { get }
+    /// One line for Home under the name (what it is and how it is played).
+    var summary: String { get }
+    /// The engine the audio driver renders while this instrument is active.
+    var audio: any StudioAudioEngine { get }
+
+    /// The whole UI state (sent on join and on select).
+    func stateJSON() -> [String: StudioValue]
+    /// Sets one control; returns the changed state members (keys as in ``stateJSON()``).
+    func apply(set path: String, value: StudioValue) throws(StudioError) -> [String: StudioValue]
+    /// A momentary action (a chord-bar click, mute, learn); returns the changed state members.
+    func apply(action path: String, value: StudioValue) throws(StudioError) -> [String: StudioValue]
+    /// A finger on a pad; default: `unsupported`. `client` tells touches of different pages apart.
+    func touch(_ touch: StudioTouch, client: String) throws(StudioError) -> [String: StudioValue]
+    /// HUD data for the `frame` message at up to 30 Hz (`now` in seconds, monotonic); nil when nothing changed.
+    func frameJSON(now: Double) -> [String: StudioValue]?
+
+    /// Tracking frames from the shared OSC inputs (face, hands), as a ``LiveInstrument`` receives them.
+    func receive(_ frames: [TrackingFrame], at time: Double)
+    /// Time passes (lifecycle timeouts, arpeggiator clocks); called at the input loop's tick.
+    func advance(to time: Double)
+    /// The instrument stops sounding: it was deselected or the studio stops. End every note.
+    func silence(at time: Double)
+}
+
+extension StudioInstrument {
+    public var id: String { Self.id }
+    public var summary: String { "" }
+    public func touch(_ touch: StudioTouch, client: String) throws(StudioError) -> [String: StudioValue] {
+        throw .unsupported("\(Self.id) has no touch pad", ref: "touch")
+    }
+    public func frameJSON(now: Double) -> [String: StudioValue]? { nil }
+    public func receive(_ frames: [TrackingFrame], at time: Double) {}
+    public func advance(to time: Double) {}
+}

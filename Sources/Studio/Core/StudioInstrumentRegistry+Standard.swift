@@ -1,0 +1,20 @@
+extension StudioInstrumentRegistry {
+    /// Every instrument `prospero studio` offers, in Home's order.
+    ///
+    /// Each instrument's owner adds exactly one `register` line in its own block below (the blocks are
+    /// kept apart so that parallel branches merge without conflicts).
+    public static func standard() -> StudioInstrumentRegistry {
+        var registry = StudioInstrumentRegistry()
+        registry.register(StudioToneInstrument.self) { StudioToneInstrument() }
+
+        // Hecate (studio-hecate):
+
+        // ---
+
+        // Hands and touch (studio-hands):
+
+        // ---
+
+        return registry
+    }
+}

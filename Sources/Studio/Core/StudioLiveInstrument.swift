@@ -1,0 +1,15 @@
+import Enobarbus
+import LiveHost
+
+/// The studio's session as the ``LiveInstrument`` a ``LiveHost`` plays: one UDP input shared by every
+/// instrument, its frames going to whichever is active.
+public final class StudioLiveInstrument: LiveInstrument {
+    public let session: StudioSession
+
+    public init(session: StudioSession) { self.session = session }
+
+    public func receive(_ frames: [TrackingFrame], at time: Double) { session.receive(frames, at: time) }
+    public func advance(to time: Double) { session.advance(to: time) }
+    public func finish(at time: Double) { session.finish(at: time) }
+    public func statusLine(at time: Double) -> String? { session.activeID.map { "studio: \($0) active" } }
+}

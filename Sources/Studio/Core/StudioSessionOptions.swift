@@ -1,0 +1,16 @@
+/// Limits and timings of a ``StudioSession``.
+public struct StudioSessionOptions: Sendable, Equatable {
+    /// Seconds a disconnected client's state (id, subscriptions, missed messages) is kept for its return.
+    public var retention = 60.0
+    /// Messages kept for a disconnected client; past this it gets the whole state instead of a replay.
+    public var maximumPending = 256
+    /// Per-client rate limit (messages per second) and burst.
+    public var rate = 200.0
+    public var burst = 400.0
+    /// JSON limits for every client message.
+    public var parser = StudioJSONParser.Limits()
+    /// Clients (connected or retained) at most; a new one past this is refused.
+    public var maximumClients = 64
+
+    public init() {}
+}

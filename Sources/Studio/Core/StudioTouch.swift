@@ -1,0 +1,28 @@
+/// One finger on a pad (the `touch` message): slot `id` 0…3, phase, position 0…1 (x left → right,
+/// y top → bottom) and pressure 0…1. Which client it came from is the session's business: a client's
+/// touches end when its socket is lost.
+public struct StudioTouch: Equatable, Sendable {
+    public enum Phase: String, Sendable, CaseIterable {
+        case down, move, up, cancel
+    }
+
+    /// Touch slots the protocol carries (the seed's touch0–touch3); further fingers are ignored by pages.
+    public static let slots = 0..<4
+
+    public var id: Int
+    public var phase: Phase
+    public var x: Double
+    public var y: Double
+    public var pressure: Double
+
+    public init(id: Int, phase: Phase, x: Double, y: Double, pressure: Double = 1) {
+        self.id = id
+        self.phase = phase
+        self.x = x
+        self.y = y
+        self.pressure = pressure
+    }
+
+    /// True for `up` and `cancel`: the note of this slot ends.
+    public var ends: Bool { phase == .up || phase == .cancel }
+}

@@ -1,0 +1,164 @@
+import Enobarbus
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import HummingbirdWebSocket
+import LiveHost
+import NIOCore
+import NIOSSL
+import Studio
+import Synchronization
+
+/// The studio's HTTP and WebSocket server (Hummingbird 2): serves the bundled pages to requests that
+/// pass ``StudioSecurity``, upgrades `/ws` to the protocol (docs/studio-protocol.md) and connects each
+/// socket to the ``StudioSession``; a ticker sends the panels' binary frames at 30 Hz and `status` at 2 Hz.
+public final class StudioServer: @unchecked Sendable {
+    public let session: StudioSession
+    public let options: StudioServerOptions
+    public let resources: StudioResources
+    public let tap: StudioMeterTap
+    private let bound = Mutex<Int?>(nil)
+    private let boundEvent = LiveStop()
+
+    public init(session: StudioSession, options: StudioServerOptions, resources: StudioResources, tap: StudioMeterTap = StudioMeterTap()) {
+        self.session = session
+        self.options = options
+        self.resources = resources
+        self.tap = tap
+    }
+
+    /// The port the server listens on once it runs (the chosen one for `port` 0).
+    public var boundPort: Int? { bound.withLock { $0 } }
+
+    /// Waits up to `timeout` for the server to listen; its port, nil if it did not.
+    public func waitUntilListening(timeout: Duration = .seconds(10)) -> Int? {
+        boundEvent.wait(timeout: timeout)
+        return boundPort
+    }
+
+    /// The URL to print: `http://HOST:PORT/` with `?token=` when a token is needed.
+    public func url(host: String? = nil) -> String {
+        let h = host ?? options.host
+        let shown = h.contains(":") ? "[\(h)]" : h
+        return "\(options.scheme)://\(shown):\(boundPort ?? options.port)/" + (options.token.map { "?token=\($0)" } ?? "")
+    }
+
+    var now: Double { MonotonicClock.now() }
+
+    /// Serves until `stop` is requested; then closes every socket and returns.
+    public func run(stop: LiveStop) async throws {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        let guardian = StudioAccessMiddleware(server: self)
+        router.add(middleware: guardian)
+        router.ws("/ws") { [self] request, _ in
+            let decision = security.decideUpgrade(
+                host: request.head.authority, origin: request.headers[.origin],
+                queryToken: request.uri.queryParameters["token"].map(String.init), cookie: request.headers[.cookie],
+                scheme: options.scheme)
+            switch decision {
+            case .allow, .allowSettingCookie: return .upgrade([:])
+            case .badHost: throw HTTPError(.misdirectedRequest)
+            case .unauthorized: throw HTTPError(.unauthorized)
+            case .forbidden: throw HTTPError(.forbidden)
+            }
+        } onUpgrade: { [self] inbound, outbound, _ in
+            try await serveSocket(inbound: inbound, outbound: outbound)
+        }
+        router.get("/**") { [self] request, _ in try serveResource(request) }
+        router.get("/") { [self] request, _ in try serveResource(request) }
+
+        let wsConfiguration = WebSocketServerConfiguration(maxFrameSize: options.maximumFrameBytes)
+        var server: HTTPServerBuilder = .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: wsConfiguration))
+        if let tls = options.tls {
+            let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
+            let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
+            server = try .tls(server, tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+        }
+        let app = Application(
+            router: router, server: server,
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
+            onServerRunning: { [self] channel in
+                bound.withLock { $0 = channel.localAddress?.port }
+                boundEvent.request(.requested)
+            })
+        let serving = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let ticking = Task { await tick(stop: stop) }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            stop.onRequest { done.resume() }
+        }
+        session.finish(at: now)
+        ticking.cancel()
+        serving.cancel()
+        _ = await ticking.result
+        if case .failure(let error) = await serving.result, !(error is CancellationError) { throw error }
+    }
+
+    var security: StudioSecurity { options.security(boundPort: boundPort ?? options.port) }
+
+    private func serveResource(_ request: Request) throws -> Response {
+        let path = request.uri.path
+        guard let file = resources.file(at: path) else {
+            // "/hecate" → "/hecate/" so that the page's relative links resolve.
+            if !path.hasSuffix("/"), resources.file(at: path + "/") != nil {
+                return Response(status: .movedPermanently, headers: [.location: path + "/"])
+            }
+            throw HTTPError(.notFound)
+        }
+        var headers: HTTPFields = [.contentType: file.contentType, .cacheControl: "no-cache"]
+        headers[.init("X-Content-Type-Options")!] = "nosniff"
+        headers[.init("Referrer-Policy")!] = "no-referrer"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    }
+
+    private func serveSocket(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let (stream, continuation) = AsyncStream.makeStream(of: StudioOutgoing.self, bufferingPolicy: .bufferingNewest(1024))
+        let connection = session.connect { continuation.yield($0) }
+        defer {
+            continuation.finish()
+            session.disconnect(connection, now: now)
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await message in stream {
+                    switch message {
+                    case .text(let text): try await outbound.write(.text(text))
+                    case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+                    }
+                }
+            }
+            do {
+                for try await message in inbound.messages(maxSize: options.maximumFrameBytes) {
+                    switch message {
+                    case .text(let text): session.receive(Array(text.utf8), from: connection, now: now)
+                    case .binary: session.reject(.badMessage("binary messages are server → client only"), from: connection)
+                    }
+                }
+            } catch {
+                // Over the socket's size limit: counted; the socket closes.
+                session.reject(.tooLarge(options.maximumFrameBytes + 1, limit: options.maximumFrameBytes), from: connection)
+            }
+            continuation.finish()
+            group.cancelAll()
+        }
+    }
+
+    /// 30 Hz: meters, scope and spectrum frames, the instrument's HUD frame; 2 Hz: status; 1 Hz: expiry.
+    private func tick(stop: LiveStop) async {
+        var count = 0
+        var last = now
+        while !Task.isCancelled && !stop.isRequested {
+            try? await Task.sleep(for: .milliseconds(33))
+            let t = now
+            tap.update(silentFor: t - last)
+            last = t
+            session.sendBinary(StudioBinaryFrame.encode(.meters, tap.meters), to: .meters)
+            session.sendBinary(StudioBinaryFrame.encode(.scope, tap.scope), to: .scope)
+            if count % 2 == 0 { session.sendBinary(StudioBinaryFrame.encode(.spectrum, tap.spectrum), to: .spectrum) }
+            session.sendFrame(now: t)
+            if count % 15 == 0 { session.sendStatus(now: t) }
+            if count % 30 == 0 { session.expire(now: t) }
+            count += 1
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import ArgumentParser
+import Enobarbus
+import Foundation
+import LiveHost
+import LiveHostPOSIX
+import ProsperoJACK
+import Studio
+import StudioServer
+
+/// `prospero studio`: the local web app. Serves Home and every instrument's page, runs the active
+/// instrument's engine once in this process (through JACK, or nothing with `--audio none`), and feeds
+/// it the shared OSC inputs.
+struct StudioCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "studio",
+        abstract: "The studio: play and see every instrument in a browser (a phone on the LAN becomes a touch surface).",
+        discussion: """
+            Open the printed URL. Loopback (127.0.0.1) needs no token; any other --host needs one: --token T or a random
+            one printed in the URL (http://HOST:PORT/?token=…), exchanged for a cookie on first visit. Face and hand
+            senders send OSC to --osc-host:--osc-port as for `prospero hecate`/`hands`.
+            """
+    )
+
+    @Option(help: "HTTP port (0 picks a free one).")
+    var port: Int = 8080
+
+    @Option(help: "Address to serve on: 127.0.0.1 (default) for this machine only; a LAN address or 0.0.0.0 for phones (needs a token).")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Where the sound plays: auto (JACK when a server runs, else none), jack, browser, none.")
+    var audio: String = "auto"
+
+    @Option(help: "Access token for --host beyond loopback (8…128 letters, digits, - _ .); default: a random one.")
+    var token: String?
+
+    @Option(name: .customLong("tls"), parsing: .upToNextOption, help: "Serve HTTPS: --tls CERT.pem KEY.pem (e.g. made with mkcert).")
+    var tls: [String] = []
+
+    @Option(name: .customLong("osc-port"), help: "UDP port for OSC input (face, hands).")
+    var oscPort: Int = 9000
+
+    @Option(name: .customLong("osc-host"), help: "Interface for OSC input: 127.0.0.1 (default) or a LAN address / 0.0.0.0 with --allow.")
+    var oscHost: String = "127.0.0.1"
+
+    @Option(help: "Accept OSC senders from this network when --osc-host is beyond loopback (repeatable): 192.168.1.0/24, 10.0.0.7, any.")
+    var allow: [String] = []
+
+    @Flag(name: .customLong("no-qr"), help: "Do not print the QR code of the LAN URL.")
+    var noQR = false
+
+    @OptionGroup(title: "JACK") var live: LiveSessionArguments
+
+    enum AudioMode: String { case auto, jack, browser, none }
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard (0...65535).contains(oscPort) else { throw ValidationError("--osc-port must be 0…65535") }
+        guard let mode = AudioMode(rawValue: audio) else { throw ValidationError("--audio must be auto, jack, browser or none, not '\(audio)'") }
+        if mode == .browser {
+            throw ValidationError("--audio browser is not available yet (the protocol's PCM frame is defined, the page's player is not); use jack or none")
+        }
+        if let token, !StudioToken.isValid(token) { throw ValidationError("--token must be 8…128 letters, digits, '-', '_' or '.'") }
+        guard tls.isEmpty || tls.count == 2 else { throw ValidationError("--tls takes two files: CERT.pem KEY.pem") }
+        for file in tls where !FileManager.default.isReadableFile(atPath: file) { throw ValidationError("--tls: cannot read '\(file)'") }
+        if !allow.isEmpty { _ = try oscAllowList() }
+    }
+
+    func oscAllowList() throws -> SenderAllowList {
+        guard !allow.isEmpty else { return .defaultFor(bindHost: oscHost) }
+        do {
+            var list = try SenderAllowList(parsing: allow)
+            list.formUnion(.loopback)
+            return list
+        } catch { throw ValidationError("--allow: \(error)") }
+    }
+
+    func run() throws {
+        let stop = LiveCommand.begin(duration: live.duration)
+        let session: StudioSession
+        do { session = try StudioSession(registry: .standard()) } catch { throw ValidationError("an instrument could not start: \(error)") }
+
+        var options = StudioServerOptions()
+        options.host = host
+        options.port = port
+        options.token = token ?? (StudioSecurity.isLoopback(host) ? nil : StudioToken.random())
+        if tls.count == 2 { options.tls = (tls[0], tls[1]) }
+        if host == "0.0.0.0" || host == "::" { options.extraHosts = Set(StudioNetwork.localAddresses()) }
+        let server = StudioServer(session: session, options: options, resources: try StudioResources.bundled())
+
+        // Audio: JACK when asked (or found, for auto), else nothing renders.
+        let mode = AudioMode(rawValue: audio)!
+        var jack: JACKServerStatus?
+        if mode == .jack || mode == .auto {
+            jack = try? JACKServerStatus.query(serverName: live.server)
+            if jack == nil && mode == .jack {
+                throw ValidationError("--audio jack: no JACK server is running (start one, or use --audio none)")
+            }
+        }
+        let driver = jack.map { _ in StudioJACKDriver(engines: session.audioEngines, active: session.activeIndex, tap: server.tap) }
+        if let driver { session.onSelect.withLock { $0 = { driver.select($0) } } }
+        session.audioStatus = StudioAudioStatusMapping.status(
+            jack: jack, clientName: live.clientName,
+            note: jack == nil ? (mode == .none ? "--audio none: nothing renders" : "no JACK server: nothing renders") : nil)
+
+        // The shared OSC input.
+        let tracker = StudioSourceTracker(UDPDatagramSource(host: oscHost, port: oscPort))
+        let input = LiveHost(source: tracker, instrument: StudioLiveInstrument(session: session), stop: stop,
+                             options: LiveHostOptions(allow: try oscAllowList(), statusInterval: 0.5))
+        do { try input.start() } catch { throw ValidationError("cannot listen for OSC on udp \(oscHost):\(oscPort): \(error)") }
+
+        // The server on Swift concurrency's threads; this thread runs JACK or waits for the stop.
+        let served = LiveStop()
+        let failure = ServerFailure()
+        Task.detached {
+            do { try await server.run(stop: stop) } catch {
+                failure.set("\(error)")
+                stop.request(.failed("server: \(error)"))
+            }
+            served.request(.requested)
+        }
+        guard server.waitUntilListening() != nil else {
+            stop.request(.failed("server did not start"))
+            served.wait(timeout: .seconds(2))
+            throw ValidationError("cannot serve on \(host):\(port): \(failure.message ?? "the server did not start")")
+        }
+        let lanHost = StudioSecurity.isLoopback(host) ? nil : (host == "0.0.0.0" || host == "::" ? StudioNetwork.localAddresses().first : host)
+        session.info = ["osc": .string("udp \(tracker.localAddress)"), "lanURL": lanHost.map { .string(server.url(host: $0)) } ?? .null]
+        let inputThread = LiveCommand.HostThread(input) { _ in session.sources = tracker.sources }
+        // Bound to every interface: this machine opens it on loopback; the LAN URL follows.
+        StandardOutput.line("studio: \(server.url(host: host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : nil))")
+        if let lanHost, lanHost != host { StandardOutput.line("studio: on the LAN: \(server.url(host: lanHost))") }
+        if options.tls == nil && !StudioSecurity.isLoopback(host) {
+            StandardOutput.line("studio: a phone on plain HTTP is a controller (sound from JACK here); browser audio needs https (--tls)")
+        }
+        let instruments = session.instrumentList.map(\.name).joined(separator: ", ")
+        StandardOutput.line("studio: instruments: \(instruments.isEmpty ? "none registered" : instruments); "
+            + "audio: \(session.audioStatus.backend.rawValue); OSC input on udp \(tracker.localAddress); Ctrl-C to stop")
+        if !noQR, let lanHost, let qr = try? StudioQRCode(text: server.url(host: lanHost)) {
+            StandardOutput.line("studio: scan to open on a phone (\(server.url(host: lanHost))):")
+            StandardOutput.line(qr.terminalText)
+        }
+
+        if let driver {
+            let jackSession = LiveSession(handler: driver, options: live.options, stop: stop, log: { StandardOutput.line($0) })
+            jackSession.beforeFinalPeriod = { session.finish(at: MonotonicClock.now()) }
+            let updater = Thread {
+                while stop.wait(timeout: .milliseconds(500)) == nil {
+                    session.audioStatus = StudioAudioStatusMapping.updating(session.audioStatus, xruns: jackSession.statistics.xruns)
+                }
+            }
+            updater.name = "studio jack status"
+            updater.start()
+            let outcome: LiveSessionOutcome
+            do { outcome = try jackSession.run() } catch {
+                stop.request(.failed("\(error)"))
+                served.wait(timeout: .seconds(2))
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+            if !outcome.isClean {
+                served.wait(timeout: .seconds(2))
+                throw ExitCode.failure
+            }
+        } else {
+            stop.wait(timeout: .seconds(1_000_000_000))
+        }
+        served.wait(timeout: .seconds(2))
+        StandardOutput.line(LiveCommand.summary(stop.reason, inputThread.waitUntilFinished()?.success))
+        if let message = failure.message { throw ValidationError("studio server: \(message)") }
+    }
+
+    final class ServerFailure: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: String?
+        func set(_ m: String) { lock.withLock { stored = m } }
+        var message: String? { lock.withLock { stored } }
+    }
+}

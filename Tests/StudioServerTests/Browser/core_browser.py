@@ -1,0 +1,73 @@
+"""Shared Chromium harness for the studio's browser tests (every core_*.py, hecate_*.py, hands_*.py uses it).
+
+Debian's chromium and chromedriver, Selenium from PyPI, nothing downloaded (SE_OFFLINE=true), headless with
+SwiftShader so that WebGL and audio work without a GPU. A script prints one line per problem and exits 1,
+or exits 0; the Swift test (StudioBrowserTests) runs it through the peer gate.
+
+    from core_browser import studio_browser, console_errors, wait_for, fail
+    with studio_browser() as driver:
+        driver.get(url)
+        ...
+"""
+import contextlib
+import os
+import sys
+import time
+
+os.environ.setdefault("SE_OFFLINE", "true")
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+
+CHROMEDRIVER = os.environ.get("PROSPERO_CHROMEDRIVER", "/usr/bin/chromedriver")
+CHROMIUM = os.environ.get("PROSPERO_CHROMIUM", "/usr/bin/chromium")
+FLAGS = [
+    "--headless=new", "--no-sandbox", "--autoplay-policy=no-user-gesture-required",
+    "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-dev-shm-usage",
+    "--no-first-run", "--disable-extensions", "--disable-background-networking",
+]
+
+
+@contextlib.contextmanager
+def studio_browser(width=1280, height=900):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS + [f"--window-size={width},{height}"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        driver.set_page_load_timeout(20)
+        yield driver
+    finally:
+        driver.quit()
+
+
+def console_errors(driver):
+    """Console messages at SEVERE level (errors, uncaught exceptions, failed loads)."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+
+
+def by_testid(driver, testid):
+    return driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
+
+
+def wait_for(condition, timeout=10.0, what="condition"):
+    """Polls `condition()` until it is truthy; returns its value or fails."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            last = condition()
+            if last:
+                return last
+        except Exception as error:  # the element is not there yet
+            last = error
+        time.sleep(0.05)
+    fail(f"timed out waiting for {what} (last: {last!r})")
+
+
+def fail(message):
+    print(f"FAIL: {message}", flush=True)
+    sys.exit(1)

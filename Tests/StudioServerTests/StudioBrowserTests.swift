@@ -1,0 +1,76 @@
+import Foundation
+import ProsperoTestSupport
+import Testing
+
+/// The studio's pages in real headless Chromium (Debian's chromium and chromedriver, Selenium from PyPI),
+/// driven by the Python scripts in Browser/ through the peer gate. Screenshots go to docs/studio/.
+@Suite("Studio in Chromium", .serialized)
+struct StudioBrowserTests {
+    static let browser = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser")
+    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/studio")
+
+    static var available: Bool {
+        TestPeers.executable("chromium") != nil && TestPeers.executable("chromedriver") != nil && TestPeers.python(module: "selenium")
+    }
+
+    static func requirePeers() throws {
+        try TestPeers.require(TestPeers.executable("chromium"), "chromium (apt-get install chromium)")
+        try TestPeers.require(TestPeers.executable("chromedriver"), "chromedriver (apt-get install chromium-driver)")
+        try TestPeers.require(TestPeers.python(module: "selenium"), "selenium (pip install selenium)")
+    }
+
+    /// Runs `script` with `arguments`; fails the test with the script's output when it fails.
+    static func run(_ script: String, _ arguments: [String], timeout: Double = 90) async throws {
+        let path = browser.appendingPathComponent(script).path
+        let result = try await TestPeers.run("python3", [path] + arguments, timeout: timeout)
+        #expect(result.status == 0, "\(script): \(result.output)")
+    }
+
+    @Test("Home loads with no console errors, onboarding, instruments, audio, panels; screenshot", .enabled(if: TestPeers.enabled(available)))
+    func home() async throws {
+        try Self.requirePeers()
+        let studio = try StudioTestServer()
+        defer { studio.stop() }
+        try FileManager.default.createDirectory(at: Self.docs, withIntermediateDirectories: true)
+        try await Self.run("core_home.py", ["http://127.0.0.1:\(studio.port)/", Self.docs.appendingPathComponent("home.png").path])
+    }
+
+    @Test("the test tone page loads with no console errors; its controls reach the session", .enabled(if: TestPeers.enabled(available)))
+    func tonePage() async throws {
+        try Self.requirePeers()
+        let studio = try StudioTestServer()
+        defer { studio.stop() }
+        try await Self.run("core_tone.py", ["http://127.0.0.1:\(studio.port)/tone/"])
+        let state = studio.session.withInstrument("tone") { $0.stateJSON() }
+        #expect(state?["on"] == .bool(true) && state?["frequency"] == .number(1000) && state?["level"] == .number(-18))
+        #expect(state?["touching"] == .bool(false))
+    }
+
+    @Test("a page that loses the server shows it and reconnects when the server is back", .enabled(if: TestPeers.enabled(available)))
+    func reconnect() async throws {
+        try Self.requirePeers()
+        var studio = try StudioTestServer()
+        let port = studio.port
+        let control = FileManager.default.temporaryDirectory.appendingPathComponent("studio-reconnect-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: control) }
+        let script = Task { try await TestPeers.run("python3", [Self.browser.appendingPathComponent("core_reconnect.py").path,
+                                                               "http://127.0.0.1:\(port)/", control.path], timeout: 90) }
+        func waitFor(_ word: String) async throws {
+            for _ in 0..<600 {
+                if (try? String(contentsOf: control, encoding: .utf8)) == word { return }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            Issue.record("the page never said \(word)")
+        }
+        try await waitFor("stop")
+        studio.stop()
+        try "stopped".write(to: control, atomically: true, encoding: .utf8)
+        try await waitFor("start")
+        studio = try StudioTestServer { $0.port = port }
+        defer { studio.stop() }
+        try "started".write(to: control, atomically: true, encoding: .utf8)
+        let result = try await script.value
+        #expect(result.status == 0, "core_reconnect.py: \(result.output)")
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+import ProsperoTestSupport
+import Testing
+
+/// `prospero studio` as a user runs it: it prints its URL, serves, and stops cleanly on SIGINT/SIGTERM.
+@Suite("prospero studio", .serialized)
+struct StudioCommandTests {
+    /// Starts `prospero studio` with `arguments`; returns the process, its output file and the URL it printed.
+    func start(_ arguments: [String]) throws -> (Process, URL, String) {
+        let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable (swift build)")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("studio-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = prospero
+        process.arguments = ["studio"] + arguments
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        try handle.close()
+        for _ in 0..<400 {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("studio: http") }) {
+                return (process, log, String(line.dropFirst("studio: ".count)))
+            }
+            if !process.isRunning { break }
+            usleep(50_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        throw RawClient.Failure("prospero studio printed no URL: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+    }
+
+    func port(of url: String) -> Int { Int(url.split(separator: ":").last!.split(separator: "/").first!)! }
+
+    @Test("SIGINT and SIGTERM stop it cleanly: exit 0, sockets closed", arguments: [SIGINT, SIGTERM])
+    func signalStop(_ signal: Int32) throws {
+        let (process, log, url) = try start(["--port", "0", "--osc-port", "0", "--audio", "none"])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let port = port(of: url)
+        #expect(url == "http://127.0.0.1:\(port)/")
+        let page = try RawClient(port: port).request("/", headers: [("Host", "127.0.0.1:\(port)")])
+        #expect(page.status == 200)
+        let socket = try RawClient(port: port)
+        #expect(try socket.upgrade(host: "127.0.0.1:\(port)", origin: "http://127.0.0.1:\(port)").status == 101)
+        let sent = Date()
+        kill(process.processIdentifier, signal)
+        while process.isRunning && Date().timeIntervalSince(sent) < 5 { usleep(5_000) }
+        let elapsed = Date().timeIntervalSince(sent)
+        #expect(!process.isRunning, "still running 5 s after the signal")
+        #expect(process.terminationStatus == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        // The socket was closed by the server (end of stream, not a timeout).
+        #expect(socket.readFrame() == nil)
+        #expect(throws: (any Error).self) { try RawClient(port: port).request("/", headers: [("Host", "127.0.0.1:\(port)")]) }
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(output.contains(signal == SIGINT ? "SIGINT" : "SIGTERM"), "\(output)")
+        print("prospero studio stopped \(elapsed * 1000) ms after signal \(signal)")
+    }
+
+    @Test("off loopback it makes a token, prints it in the URL and a QR code; bad options are refused")
+    func tokenAndOptions() throws {
+        let (process, _, url) = try start(["--port", "0", "--osc-port", "0", "--audio", "none", "--host", "0.0.0.0"])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let token = url.split(separator: "=").last.map(String.init) ?? ""
+        #expect(url.contains("/?token=") && token.count == 32)
+        let port = port(of: url.split(separator: "?").first.map(String.init)!)
+        let refused = try RawClient(port: port).request("/", headers: [("Host", "127.0.0.1:\(port)")])
+        #expect(refused.status == 401)
+        let allowed = try RawClient(port: port).request("/?token=\(token)", headers: [("Host", "127.0.0.1:\(port)")])
+        #expect(allowed.status == 200)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+
+        let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable")
+        for (arguments, message) in [(["--audio", "loud"], "--audio must be"), (["--token", "short"], "--token must be"),
+                                     (["--port", "70000"], "--port must be"), (["--tls", "/nonexistent.pem", "/x.pem"], "--tls: cannot read")] {
+            let result = try TestPeers.runBlocking(prospero.path, ["studio"] + arguments, timeout: 30)
+            #expect(result.status != 0 && result.output.contains(message), "\(arguments): \(result.output)")
+        }
+    }
+}

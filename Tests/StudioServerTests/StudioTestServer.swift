@@ -1,0 +1,52 @@
+import Foundation
+import LiveHost
+import Studio
+import StudioServer
+
+/// A studio served in-process on a free loopback port with the test tone, stopped by `stop()`.
+final class StudioTestServer: @unchecked Sendable {
+    let server: StudioServer
+    let session: StudioSession
+    let stopper = LiveStop()
+    let finished = LiveStop()
+    let port: Int
+
+    init(token: String? = nil, configure: (inout StudioServerOptions) -> Void = { _ in }) throws {
+        session = StudioSession(instruments: [StudioToneInstrument()])
+        var options = StudioServerOptions()
+        options.port = 0
+        options.token = token
+        configure(&options)
+        server = StudioServer(session: session, options: options, resources: try StudioResources.bundled())
+        let (server, stopper, finished) = (server, stopper, finished)
+        Task.detached {
+            try? await server.run(stop: stopper)
+            finished.request(.requested)
+        }
+        guard let port = server.waitUntilListening(timeout: .seconds(20)) else {
+            stopper.request(.requested)
+            throw RawClient.Failure("the studio server did not start")
+        }
+        self.port = port
+    }
+
+    var host: String { "127.0.0.1:\(port)" }
+    var origin: String { "http://127.0.0.1:\(port)" }
+
+    func stop() {
+        stopper.request(.requested)
+        finished.wait(timeout: .seconds(5))
+    }
+
+    /// A WebSocket that passed the upgrade (same origin), after hello and welcome.
+    func socket(subscribe: String = #"["state","meters"]"#) throws -> (RawClient, [String: Any]) {
+        let client = try RawClient(port: port)
+        let response = try client.upgrade(host: host, origin: origin)
+        guard response.status == 101 else { throw RawClient.Failure("upgrade answered \(response.status)") }
+        client.sendText(#"{"type":"hello","client":null,"subscribe":\#(subscribe)}"#)
+        guard let welcome = client.readJSON(until: { $0["type"] as? String == "welcome" }) else {
+            throw RawClient.Failure("no welcome")
+        }
+        return (client, welcome)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ProsperoTestSupport
+import Studio
+import Testing
+
+/// The QR encoder against segno (PyPI), module for module, for every mask and versions 1…10.
+@Suite("Studio QR code")
+struct StudioQRCodeTests {
+    static let texts = [
+        "http://127.0.0.1:8080/",
+        "http://192.168.1.20:8080/?token=0123456789abcdef0123456789abcdef",
+        "https://studio.local:8443/?token=" + String(repeating: "x", count: 60),
+        String(repeating: "prospero-", count: 23),  // 207 bytes: version 10
+        "é♪ non-ASCII bytes",
+    ]
+
+    /// segno's matrix for `text` at level M, byte mode, the given version and mask: rows of 0/1.
+    func segno(_ text: String, version: Int, mask: Int) throws -> [String] {
+        let script = """
+            import sys, segno
+            text = sys.argv[1]
+            qr = segno.make(text.encode('utf-8'), error='m', mode='byte', version=int(sys.argv[2]), mask=int(sys.argv[3]), boost_error=False)
+            assert qr.version == int(sys.argv[2]) and qr.mask == int(sys.argv[3]), (qr.version, qr.mask)
+            for row in qr.matrix_iter(border=0):
+                print(''.join('1' if m else '0' for m in row))
+            """
+        let out = try TestPeers.runBlocking("python3", ["-c", script, text, String(version), String(mask)], timeout: 60)
+        #expect(out.status == 0, "\(out.output)")
+        return out.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty && $0.allSatisfy { $0 == "0" || $0 == "1" } }
+    }
+
+    func rows(_ qr: StudioQRCode) -> [String] {
+        (0..<qr.size).map { y in String((0..<qr.size).map { qr.isDark(x: $0, y: y) ? "1" : "0" }) }
+    }
+
+    @Test("matches segno module for module", .enabled(if: TestPeers.enabled(TestPeers.python(module: "segno"))))
+    func matchesSegno() throws {
+        try TestPeers.require(TestPeers.python(module: "segno"), "segno (pip install segno)")
+        var versions = Set<Int>()
+        for text in Self.texts {
+            let chosen = try StudioQRCode(text: text)
+            versions.insert(chosen.version)
+            for mask in 0..<8 {
+                let qr = try StudioQRCode(text: text, mask: mask)
+                #expect(rows(qr) == (try segno(text, version: qr.version, mask: mask)), "\(text) mask \(mask)")
+            }
+        }
+        #expect(versions.contains(2) && versions.contains(10))
+    }
+
+    @Test("versions by length; too long is a typed error")
+    func versions() throws {
+        // Level M byte capacity (ISO/IEC 18004 table 7): v1 14, v2 26, v3 42, v4 62, v10 213 bytes.
+        #expect(try StudioQRCode(text: String(repeating: "a", count: 14)).version == 1)
+        #expect(try StudioQRCode(text: String(repeating: "a", count: 15)).version == 2)
+        #expect(try StudioQRCode(text: String(repeating: "a", count: 42)).version == 3)
+        #expect(try StudioQRCode(text: String(repeating: "a", count: 62)).version == 4)
+        #expect(try StudioQRCode(text: String(repeating: "a", count: 213)).version == 10)
+        #expect(throws: StudioQRCode.Failure.tooLong(bytes: 214)) { try StudioQRCode(text: String(repeating: "a", count: 214)) }
+        #expect(throws: StudioQRCode.Failure.badMask(8)) { try StudioQRCode(text: "a", mask: 8) }
+    }
+
+    @Test("terminal text: two module rows per line with a 2-module quiet zone")
+    func terminal() throws {
+        let qr = try StudioQRCode(text: "http://127.0.0.1:8080/")
+        let lines = qr.terminalText.split(separator: "\n")
+        #expect(lines.count == (qr.size + 4 + 1) / 2)
+    }
+}
