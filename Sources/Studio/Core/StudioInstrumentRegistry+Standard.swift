@@ -12,6 +12,7 @@ extension StudioInstrumentRegistry {
         // ---
 
         // Hands and touch (studio-hands):
+        registry.register(HandsStudioInstrument.self) { try HandsStudioInstrument() }
 
         // ---
 
