@@ -99,7 +99,8 @@ try:
         if probe.returncode == 0:
             break
         time.sleep(0.1)
-    dump = start(["jack_midi_dump", "-a", "handsdump"])
+    # Line-buffered, so what arrives can be read while the test runs (a pipe would hold it until exit).
+    dump = start((["stdbuf", "-oL"] if shutil.which("stdbuf") else []) + ["jack_midi_dump", "-a", "handsdump"])
     dump_out = Reader(dump)
     for _ in range(100):
         if "handsdump:input" in subprocess.run(["jack_lsp"], env=env, capture_output=True, text=True).stdout:
@@ -127,7 +128,7 @@ try:
 
         # Every control: aria-label and data-testid.
         bare = driver.execute_script("""
-            return [...document.querySelectorAll('button, input, select, a, canvas, [role]')]
+            return [...document.querySelectorAll('button, input, select, a, canvas, [role=application], [role=img]')]
               .filter(e => !e.getAttribute('aria-label') || !e.dataset.testid).map(e => e.outerHTML.slice(0, 80));""")
         if bare:
             fail(f"controls without aria-label or data-testid: {bare}")
@@ -141,6 +142,12 @@ try:
         w, h = driver.execute_script("return [window.innerWidth, window.innerHeight]")
         hud = lambda what: driver.execute_script(f"return window.hands.hud.{what}")
         touch = lambda kind, points: driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        # Output both: the built-in synth and JACK midi_out.
+        by_testid(driver, "hands-settings-toggle").click()
+        Select(by_testid(driver, "hands-output")).select_by_value("both")
+        wait_for(lambda: driver.execute_script("return window.hands.state.output") == "both", what="output both")
+        by_testid(driver, "hands-settings-toggle").click()
 
         # One finger at 10 % from the top: zone ⌊0.9 × 11⌋ = 9 → A4 (69) in C major pentatonic 48…72.
         touch("touchStart", [{"x": w * 0.5, "y": h * 0.1, "id": 1}])
@@ -218,7 +225,7 @@ try:
 
         def send_hand():
             while not sending.is_set():
-                osc.send_message("/prospero/hand", [1, "right", 0.95] + hand_points(0.72, 0.42))
+                osc.send_message("/prospero/hand", [1, "right", 0.95] + hand_points(0.56, 0.45))
                 time.sleep(0.03)
             osc.send_message("/prospero/hand/end", [1])
 
@@ -227,7 +234,7 @@ try:
         wait_for(lambda: len(hud("hands")) == 1 and len(hud("hands")[0]["landmarks"]) == 21, what="the hand skeleton")
 
         # Two fingers and the hand for the screenshot, settings open.
-        touch("touchStart", [{"x": w * 0.3, "y": h * 0.22, "id": 30}, {"x": w * 0.45, "y": h * 0.62, "id": 31}])
+        touch("touchStart", [{"x": w * 0.22, "y": h * 0.22, "id": 30}, {"x": w * 0.36, "y": h * 0.62, "id": 31}])
         wait_for(lambda: len(hud("notes")) == 3, what="two fingers and the hand sounding")
         time.sleep(0.6)   # the dials' needles settle
         driver.save_screenshot(screenshot)
