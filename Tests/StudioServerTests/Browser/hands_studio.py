@@ -10,6 +10,7 @@ Then a screenshot with two fingers and a hand.
 
 Every process this script starts is stopped by its pid (SIGINT/SIGTERM, never a name).
 Usage: hands_studio.py PROSPERO SCREENSHOT.png"""
+import base64
 import os
 import re
 import shutil
@@ -22,6 +23,7 @@ import uuid
 
 from core_browser import studio_browser, console_errors, by_testid, wait_for, fail
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.support.ui import Select
 
 prospero, screenshot = sys.argv[1], sys.argv[2]
@@ -43,7 +45,7 @@ def stop(p, sig=signal.SIGTERM):
     if p.poll() is None:
         p.send_signal(sig)
         try:
-            p.wait(timeout=5)
+            p.wait(timeout=10)
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()
@@ -85,6 +87,16 @@ def note_ons(reader, note):
 def note_offs(reader, note):
     return [m for m in dump_messages(reader)
             if len(m) == 3 and m[1] == note and (m[0] & 0xF0 == 0x80 or (m[0] & 0xF0 == 0x90 and m[2] == 0))]
+
+
+def wait_midi(condition, what, timeout=8.0):
+    """Waits for MIDI at jack_midi_dump; on failure says everything it saw."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    fail(f"timed out waiting for {what}; jack_midi_dump printed {dump_out.lines}")
 
 
 jackd = studio = None
@@ -153,10 +165,10 @@ try:
         touch("touchStart", [{"x": w * 0.5, "y": h * 0.1, "id": 1}])
         wait_for(lambda: [n["note"] for n in hud("notes")] == [69], what="note 69 in the frame")
         wait_for(lambda: 69 in hud("synthNotes"), what="note 69 held in the synth's engine snapshot")
-        wait_for(lambda: note_ons(dump_out, 69), timeout=5, what="a note-on 69 at jack_midi_dump")
+        wait_midi(lambda: note_ons(dump_out, 69), "a note-on 69 at jack_midi_dump")
         touch("touchEnd", [])
         wait_for(lambda: hud("notes") == [], what="the note to end on lift")
-        wait_for(lambda: note_offs(dump_out, 69), timeout=5, what="a note-off 69 at jack_midi_dump")
+        wait_midi(lambda: note_offs(dump_out, 69), "a note-off 69 at jack_midi_dump")
         wait_for(lambda: hud("synthNotes") == [], what="the synth to let go")
 
         # pointercancel (the browser takes the gesture) ends the note too: zone ⌊0.5 × 11⌋ = 5 → C4 (60).
@@ -165,7 +177,7 @@ try:
         touch("touchCancel", [])
         wait_for(lambda: "pointercancel:touch" in driver.execute_script("return window.__events"), what="a pointercancel")
         wait_for(lambda: hud("notes") == [], what="the note to end on pointercancel")
-        wait_for(lambda: note_offs(dump_out, 60), timeout=5, what="a note-off 60 at jack_midi_dump")
+        wait_midi(lambda: note_offs(dump_out, 60), "a note-off 60 at jack_midi_dump")
 
         # Five fingers: four slots sound, the fifth is ignored.
         ys = [0.05, 0.3, 0.5, 0.7, 0.95]   # zones 10, 7, 5, 3, 0 → 72, 64, 60, 55, (48 ignored)
@@ -237,7 +249,15 @@ try:
         touch("touchStart", [{"x": w * 0.22, "y": h * 0.22, "id": 30}, {"x": w * 0.36, "y": h * 0.62, "id": 31}])
         wait_for(lambda: len(hud("notes")) == 3, what="two fingers and the hand sounding")
         time.sleep(0.6)   # the dials' needles settle
-        driver.save_screenshot(screenshot)
+        for attempt in range(3):   # a loaded machine's renderer may miss chromedriver's 10 s deadline
+            try:
+                shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
+                with open(screenshot, "wb") as f:
+                    f.write(base64.b64decode(shot["data"]))
+                break
+            except TimeoutException:
+                if attempt == 2:
+                    raise
         touch("touchEnd", [])
         sending.set()
         sender.join()
@@ -262,3 +282,9 @@ finally:
             stop(p)
     if jackd is not None:
         stop(jackd)
+        # A jackd that did not exit cleanly leaves its entry in JACK's registry (8 per machine); only a server
+        # of the same name reclaims it, so start and stop one (as JACKTestServer.reclaimRegistrySlot does).
+        if os.path.exists(f"/dev/shm/jack_{server}_0_0"):
+            again = start(["jackd", "--no-realtime", "-n", server, "-d", "dummy", "-r", "48000", "-p", "256"])
+            time.sleep(1.5)
+            stop(again)

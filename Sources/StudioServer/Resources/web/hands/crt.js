@@ -5,13 +5,15 @@ export class CRTScope {
   constructor(canvas) {
     this.canvas = canvas;
     this.samples = new Float32Array(0);
+    this.dirty = true;
     this.phosphor = getComputedStyle(document.body).getPropertyValue("--phosphor").trim() || "#39FF7A";
   }
 
   /** The newest output samples (mono, −1…1, oldest first). */
-  feed(samples) { this.samples = samples; }
+  feed(samples) { this.samples = samples; this.dirty = true; }
 
   draw() {
+    this.dirty = false;
     const c = this.canvas, ratio = window.devicePixelRatio || 1;
     const w = Math.max(1, Math.round(c.clientWidth * ratio)), h = Math.max(1, Math.round(c.clientHeight * ratio));
     if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }

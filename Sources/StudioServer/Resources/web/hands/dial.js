@@ -21,7 +21,11 @@ export class Dial {
   set(value) { this.value = Math.min(1, Math.max(0, value || 0)); }
 
   draw(dt) {
-    this.shown += (this.value - this.shown) * Math.min(1, dt * 12);
+    const settled = Math.abs(this.value - this.shown) < 1e-4;
+    if (settled && this.drawn && this.canvas.clientWidth === this.drawnWidth) return;   // nothing moved
+    this.shown = settled ? this.value : this.shown + (this.value - this.shown) * Math.min(1, dt * 12);
+    this.drawn = true;
+    this.drawnWidth = this.canvas.clientWidth;
     const c = this.canvas, ratio = window.devicePixelRatio || 1;
     const size = Math.max(1, Math.round(c.clientWidth * ratio));
     if (c.width !== size || c.height !== size) { c.width = size; c.height = size; }

@@ -131,6 +131,7 @@ function show() {
   document.getElementById("synth-panel").hidden = state.output === "midi";
   const f = state.frets;
   pad.frets = f;
+  pad.dirty = true;
   if (f.length) keyboard.setRange(f[0].note, f[f.length - 1].note, f.map((z) => z.note));
   const key = state.key ?? "", scale = state.scales.find((s) => s.id === state.scale)?.name ?? state.scale ?? "";
   document.getElementById("summary").textContent =
@@ -176,6 +177,7 @@ studio.on("frame", (m) => {
   pad.touches = hud.touches;
   pad.hands = hud.hands;
   pad.sounding = new Set(hud.notes.map((n) => n.note));
+  pad.dirty = true;
   keyboard.setLit(hud.notes.map((n) => n.note), hud.synthNotes);
   velocityDial.set(hud.velocity);
   modDial.set(hud.mod);
@@ -211,6 +213,7 @@ padElement.addEventListener("pointerdown", (e) => {
   const finger = { id, x, y, pressure: pressureOf(e), sentAt: performance.now(), pending: false };
   fingers.set(e.pointerId, finger);
   pad.local.set(id, finger);
+  pad.dirty = true;
   studio.touch(id, "down", x, y, finger.pressure);
   wake();
 });
@@ -235,6 +238,7 @@ function end(e, phase) {
   if (!finger) return;
   fingers.delete(e.pointerId);
   pad.local.delete(finger.id);
+  pad.dirty = true;
   studio.touch(finger.id, phase, finger.x, finger.y, 0);
   if (fingers.size === 0) releaseWakeSoon();
 }
@@ -245,6 +249,7 @@ function endAll(phase) {
     fingers.delete(pointerId);
   }
   pad.local.clear();
+  pad.dirty = true;
 }
 
 padElement.addEventListener("pointerup", (e) => end(e, "up"));
@@ -286,15 +291,17 @@ function releaseWakeSoon() {
 // MARK: Drawing at display rate
 
 let last = performance.now();
+// Each part redraws only when it changed (a phone's battery, and a busy machine's renderer, thank it).
 function frame(now) {
   const dt = Math.min(0.1, (now - last) / 1000);
   last = now;
-  pad.draw();
+  if (pad.dirty || fingers.size > 0) pad.draw();
   velocityDial.draw(dt);
   modDial.draw(dt);
-  scope.draw();
-  keyboard.draw();
+  if (scope.dirty) scope.draw();
+  if (keyboard.dirty) keyboard.draw();
   requestAnimationFrame(frame);
 }
+window.addEventListener("resize", () => { pad.dirty = true; keyboard.dirty = true; scope.dirty = true; });
 requestAnimationFrame(frame);
 studio.connect();

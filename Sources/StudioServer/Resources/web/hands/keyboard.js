@@ -11,6 +11,7 @@ export class KeyboardStrip {
     this.scaleNotes = new Set();
     this.lit = new Set();
     this.synthLit = new Set();
+    this.dirty = true;
   }
 
   setRange(low, high, scaleNotes) {
@@ -18,6 +19,7 @@ export class KeyboardStrip {
     this.low = Math.max(0, low - (low % 12));
     this.high = Math.min(127, high + (11 - (high % 12)));
     this.scaleNotes = new Set(scaleNotes);
+    this.dirty = true;
   }
 
   setLit(notes, synthNotes) {
@@ -25,9 +27,11 @@ export class KeyboardStrip {
     this.synthLit = new Set(synthNotes);
     this.canvas.dataset.lit = [...this.lit].sort((a, b) => a - b).join(",");
     this.canvas.dataset.synthLit = [...this.synthLit].sort((a, b) => a - b).join(",");
+    this.dirty = true;
   }
 
   draw() {
+    this.dirty = false;
     const c = this.canvas, ratio = window.devicePixelRatio || 1;
     const w = Math.max(1, Math.round(c.clientWidth * ratio)), h = Math.max(1, Math.round(c.clientHeight * ratio));
     if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }

@@ -31,6 +31,7 @@ export class Pad {
     this.touches = [];   // [{slot, x, y, pressure, pad}] from the server's frame
     this.local = new Map(); // this page's fingers: local id → {x, y}
     this.hands = [];
+    this.dirty = true;
   }
 
   fit() {
@@ -46,6 +47,7 @@ export class Pad {
   }
 
   draw() {
+    this.dirty = false;
     const [w, h, ratio] = this.fit();
     const g = this.canvas.getContext("2d");
     g.drawImage(this.grain, 0, 0);
