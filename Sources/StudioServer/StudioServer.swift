@@ -5,8 +5,10 @@ import HummingbirdCore
 import HummingbirdTLS
 import HummingbirdWebSocket
 import LiveHost
+import Logging
 import NIOCore
 import NIOSSL
+import ServiceLifecycle
 import Studio
 import Synchronization
 
@@ -68,30 +70,101 @@ public final class StudioServer: @unchecked Sendable {
         router.get("/**") { [self] request, _ in try serveResource(request) }
         router.get("/") { [self] request, _ in try serveResource(request) }
 
-        let wsConfiguration = WebSocketServerConfiguration(maxFrameSize: options.maximumFrameBytes)
-        var server: HTTPServerBuilder = .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: wsConfiguration))
+        // Frames up to twice the message limit are read, so that a message over the limit is seen and counted
+        // (larger frames are cut by the WebSocket layer itself).
+        let wsConfiguration = WebSocketServerConfiguration(maxFrameSize: 2 * options.maximumFrameBytes)
+        let wsResponder = router.buildResponder()
+        let decide: @Sendable (String?, String?, String, String?) -> StudioSecurity.Decision = { [self] host, origin, target, cookie in
+            let token = target.split(separator: "?", maxSplits: 1).dropFirst().first.flatMap { query in
+                query.split(separator: "&").first { $0.hasPrefix("token=") }.map { String($0.dropFirst("token=".count)) }
+            }
+            return security.decideUpgrade(host: host, origin: origin, queryToken: token, cookie: cookie, scheme: options.scheme)
+        }
+        var server = HTTPServerBuilder { responder in
+            StudioGatedChannel(
+                base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: wsResponder, configuration: .init(ws: wsConfiguration)),
+                decide: decide)
+        }
         if let tls = options.tls {
             let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
             let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
             server = try .tls(server, tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
         }
+        var logger = Logger(label: "prospero.studio")
+        logger.logLevel = .critical  // the studio reports what matters itself
         let app = Application(
             router: router, server: server,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
             onServerRunning: { [self] channel in
                 bound.withLock { $0 = channel.localAddress?.port }
                 boundEvent.request(.requested)
-            })
-        let serving = Task { try await app.runService(gracefulShutdownSignals: []) }
+            },
+            logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let serving = Task { try await group.run() }
         let ticking = Task { await tick(stop: stop) }
+        // Ends when the stop is requested, or when the server could not start (a taken port).
+        let ended = Task { try? await serving.value; stop.request(.failed("the studio server ended")) }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             stop.onRequest { done.resume() }
         }
         session.finish(at: now)
+        sockets.closeAll()
         ticking.cancel()
-        serving.cancel()
+        await group.triggerGracefulShutdown()
         _ = await ticking.result
-        if case .failure(let error) = await serving.result, !(error is CancellationError) { throw error }
+        // Graceful shutdown closes idle keep-alive connections; anything still open after 300 ms is cut.
+        let guardTask = Task {
+            try await Task.sleep(for: .milliseconds(300))
+            serving.cancel()
+        }
+        let result = await serving.result
+        guardTask.cancel()
+        ended.cancel()
+        if case .failure(let error) = result, !(error is CancellationError) { throw error }
+    }
+
+    /// The open sockets' stop signals: on stop, each handler ends and its socket closes.
+    private let sockets = SocketClosers()
+
+    final class SocketClosers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+        private var closed = false
+        /// Sockets that ended before their waiter registered.
+        private var gone: Set<Int> = []
+
+        /// Waits until ``closeAll()`` (at once if it already ran).
+        func wait(_ id: Int) async {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                lock.lock()
+                if closed || gone.remove(id) != nil {
+                    lock.unlock()
+                    c.resume()
+                } else {
+                    waiting[id] = c
+                    lock.unlock()
+                }
+            }
+        }
+
+        /// The socket ended by itself: its waiter goes.
+        func remove(_ id: Int) {
+            lock.lock()
+            let c = waiting.removeValue(forKey: id)
+            if c == nil && !closed { gone.insert(id) }
+            lock.unlock()
+            c?.resume()
+        }
+
+        func closeAll() {
+            lock.lock()
+            closed = true
+            let all = waiting
+            waiting.removeAll()
+            lock.unlock()
+            for c in all.values { c.resume() }
+        }
     }
 
     var security: StudioSecurity { options.security(boundPort: boundPort ?? options.port) }
@@ -118,27 +191,37 @@ public final class StudioServer: @unchecked Sendable {
             continuation.finish()
             session.disconnect(connection, now: now)
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        // Three parts; the first to end (the client closed, the writer failed, the studio stops) ends the others.
+        let sockets = self.sockets
+        await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await message in stream {
-                    switch message {
-                    case .text(let text): try await outbound.write(.text(text))
-                    case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
-                    }
+                    do {
+                        switch message {
+                        case .text(let text): try await outbound.write(.text(text))
+                        case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+                        }
+                    } catch { return }
                 }
             }
-            do {
-                for try await message in inbound.messages(maxSize: options.maximumFrameBytes) {
-                    switch message {
-                    case .text(let text): session.receive(Array(text.utf8), from: connection, now: now)
-                    case .binary: session.reject(.badMessage("binary messages are server → client only"), from: connection)
+            group.addTask { [self] in
+                do {
+                    for try await message in inbound.messages(maxSize: options.maximumFrameBytes) {
+                        switch message {
+                        case .text(let text): session.receive(Array(text.utf8), from: connection, now: now)
+                        case .binary: session.reject(.badMessage("binary messages are server → client only"), from: connection)
+                        }
                     }
+                } catch is CancellationError {
+                } catch {
+                    // Over the socket's size limit: counted; the socket closes.
+                    session.reject(.tooLarge(options.maximumFrameBytes + 1, limit: options.maximumFrameBytes), from: connection)
                 }
-            } catch {
-                // Over the socket's size limit: counted; the socket closes.
-                session.reject(.tooLarge(options.maximumFrameBytes + 1, limit: options.maximumFrameBytes), from: connection)
             }
+            group.addTask { await sockets.wait(connection) }
+            await group.next()
             continuation.finish()
+            sockets.remove(connection)
             group.cancelAll()
         }
     }

@@ -4,7 +4,7 @@ import Glibc
 /// A plain TCP client for the server tests: HTTP requests with any headers (a foreign Host, an Origin)
 /// and a minimal RFC 6455 WebSocket client (masked client frames, unmasked server frames), so that the
 /// tests see exactly what goes over the wire.
-final class RawClient {
+final class RawClient: @unchecked Sendable {
     let fd: Int32
     private var buffer: [UInt8] = []
 

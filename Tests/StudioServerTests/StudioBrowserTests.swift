@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ProsperoTestSupport
 import Testing
 
@@ -15,8 +16,8 @@ struct StudioBrowserTests {
     }
 
     static func requirePeers() throws {
-        try TestPeers.require(TestPeers.executable("chromium"), "chromium (apt-get install chromium)")
-        try TestPeers.require(TestPeers.executable("chromedriver"), "chromedriver (apt-get install chromium-driver)")
+        _ = try TestPeers.require(TestPeers.executable("chromium"), "chromium (apt-get install chromium)")
+        _ = try TestPeers.require(TestPeers.executable("chromedriver"), "chromedriver (apt-get install chromium-driver)")
         try TestPeers.require(TestPeers.python(module: "selenium"), "selenium (pip install selenium)")
     }
 
@@ -30,10 +31,14 @@ struct StudioBrowserTests {
     @Test("Home loads with no console errors, onboarding, instruments, audio, panels; screenshot", .enabled(if: TestPeers.enabled(available)))
     func home() async throws {
         try Self.requirePeers()
-        let studio = try StudioTestServer()
-        defer { studio.stop() }
+        // The real command, as a user starts it.
+        let (process, _, url) = try StudioCommandTests.start(["--port", "0", "--osc-port", "0", "--audio", "none"])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         try FileManager.default.createDirectory(at: Self.docs, withIntermediateDirectories: true)
-        try await Self.run("core_home.py", ["http://127.0.0.1:\(studio.port)/", Self.docs.appendingPathComponent("home.png").path])
+        try await Self.run("core_home.py", [url, Self.docs.appendingPathComponent("home.png").path])
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 
     @Test("the test tone page loads with no console errors; its controls reach the session", .enabled(if: TestPeers.enabled(available)))

@@ -7,10 +7,10 @@ import Testing
 @Suite("prospero studio", .serialized)
 struct StudioCommandTests {
     /// Starts `prospero studio` with `arguments`; returns the process, its output file and the URL it printed.
-    func start(_ arguments: [String]) throws -> (Process, URL, String) {
+    static func start(_ arguments: [String]) throws -> (Process, URL, String) {
         let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable (swift build)")
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("studio-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = prospero
         process.arguments = ["studio"] + arguments
@@ -35,7 +35,7 @@ struct StudioCommandTests {
 
     @Test("SIGINT and SIGTERM stop it cleanly: exit 0, sockets closed", arguments: [SIGINT, SIGTERM])
     func signalStop(_ signal: Int32) throws {
-        let (process, log, url) = try start(["--port", "0", "--osc-port", "0", "--audio", "none"])
+        let (process, log, url) = try Self.start(["--port", "0", "--osc-port", "0", "--audio", "none"])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let port = port(of: url)
         #expect(url == "http://127.0.0.1:\(port)/")
@@ -59,7 +59,7 @@ struct StudioCommandTests {
 
     @Test("off loopback it makes a token, prints it in the URL and a QR code; bad options are refused")
     func tokenAndOptions() throws {
-        let (process, _, url) = try start(["--port", "0", "--osc-port", "0", "--audio", "none", "--host", "0.0.0.0"])
+        let (process, _, url) = try Self.start(["--port", "0", "--osc-port", "0", "--audio", "none", "--host", "0.0.0.0"])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let token = url.split(separator: "=").last.map(String.init) ?? ""
         #expect(url.contains("/?token=") && token.count == 32)

@@ -78,9 +78,9 @@ struct StudioServerTests {
     func messages() throws {
         let studio = try StudioTestServer()
         defer { studio.stop() }
-        let (a, welcome) = try studio.socket()
+        let (a, welcome) = try studio.socket(subscribe: #"["state"]"#)
         #expect(welcome["v"] as? Int == 1 && welcome["instrument"] as? String == "tone")
-        let (b, _) = try studio.socket()
+        let (b, _) = try studio.socket(subscribe: #"["state"]"#)
         a.sendText(#"{"type":"set","path":"tone.frequency","value":440}"#)
         for client in [a, b] {
             let changed = client.readJSON(until: { $0["type"] as? String == "changed" })
@@ -96,10 +96,15 @@ struct StudioServerTests {
         a.sendText(#"{"type":"ping","t":7}"#)
         #expect(a.readJSON(until: { $0["type"] as? String == "pong" })?["t"] as? Int == 7)
         #expect(studio.session.statistics.malformed == 3)
-        // Over the socket's own limit: the socket closes, and that is counted too.
+        // 70 kB in one frame: read, refused by the parser's 16 KiB limit, counted; the socket stays open.
         a.sendFrame([UInt8](repeating: 0x20, count: 70_000))
-        while a.readFrame() != nil {}
+        #expect(a.readJSON(until: { $0["type"] as? String == "error" })?["code"] as? String == "too_large")
         #expect(studio.session.statistics.malformed == 4)
+        // A frame over the WebSocket layer's limit (128 KiB) closes the socket at once.
+        a.sendFrame([UInt8](repeating: 0x20, count: 200_000))
+        let closing = Date()
+        while a.readFrame() != nil {}
+        #expect(Date().timeIntervalSince(closing) < 4, "the socket was not closed")
     }
 
     @Test("meters arrive as binary frames and rest at silence when nothing renders")

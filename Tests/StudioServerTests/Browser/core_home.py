@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 
 url, screenshot = sys.argv[1], sys.argv[2]
 
-with studio_browser() as driver:
+with studio_browser(height=1000) as driver:
     driver.get(url)
     # First run: onboarding, three pages, a Tempest quote on the first.
     wait_for(lambda: by_testid(driver, "onboarding").is_displayed(), what="the onboarding overlay")
@@ -28,8 +28,8 @@ with studio_browser() as driver:
     if backend not in ("jack", "none", "browser"):
         fail(f"audio backend shows {backend!r}")
     osc = by_testid(driver, "osc-address").text
-    if not osc:
-        fail("no OSC address shown")
+    if not osc.startswith("udp 127.0.0.1:"):
+        fail(f"the OSC address shows {osc!r}")
     # The panels draw: the meter canvas exists and the page reports a level (silence: 0).
     wait_for(lambda: by_testid(driver, "oberon-panels").get_attribute("data-peak") is not None, what="the panels")
 

@@ -24,9 +24,9 @@ struct StudioRateLimiterTests {
 
     @Test("time going backwards never refills")
     func backwards() {
-        var limiter = StudioRateLimiter(rate: 10, burst: 2)
-        let answers = [5, 5, 1, 5, 5.1].map { limiter.allow(at: $0) }
-        // Two from the bucket; none at an earlier time or the same instant; 0.1 s later one token is back.
+        var limiter = StudioRateLimiter(rate: 8, burst: 2)
+        let answers = [5, 5, 1, 5, 5.125].map { limiter.allow(at: $0) }
+        // Two from the bucket; none at an earlier time or the same instant; 1/8 s later one token is back.
         #expect(answers == [true, true, false, false, true])
     }
 }

@@ -28,12 +28,15 @@ struct StudioSessionTests {
         session.receive(Array(text.utf8), from: connection, now: now)
     }
 
-    func join(_ session: StudioSession, _ outbox: Outbox, client: String? = nil, at now: Double = 0) -> (Int, String) {
+    /// Connects and says hello; the connection, the client id of the welcome, and what followed the welcome.
+    @discardableResult
+    func join(_ session: StudioSession, _ outbox: Outbox, client: String? = nil, at now: Double = 0) -> (Int, String, [[String: StudioValue]]) {
         let c = session.connect(outbox: outbox.send)
         let id = client.map { "\"\($0)\"" } ?? "null"
         send(session, c, #"{"type":"hello","client":\#(id)}"#, at: now)
-        let welcome = outbox.take().first { $0["type"] == "welcome" }
-        return (c, welcome?["client"]?.string ?? "")
+        let messages = outbox.take()
+        let welcome = messages.firstIndex { $0["type"] == "welcome" }
+        return (c, welcome.map { messages[$0]["client"]?.string ?? "" } ?? "", welcome.map { Array(messages[($0 + 1)...]) } ?? [])
     }
 
     @Test("hello → welcome with the instruments and the active one, then the whole state")
@@ -54,8 +57,8 @@ struct StudioSessionTests {
     func broadcast() {
         let session = makeSession()
         let a = Outbox(), b = Outbox()
-        let (ca, _) = join(session, a)
-        _ = join(session, b)
+        let (ca, _, _) = join(session, a)
+        join(session, b)
         _ = a.take(); _ = b.take()
         send(session, ca, #"{"type":"set","path":"tone.frequency","value":440}"#)
         for out in [a, b] {
@@ -94,17 +97,16 @@ struct StudioSessionTests {
     func resumeReplay() {
         let session = makeSession()
         let a = Outbox(), b = Outbox()
-        let (ca, idA) = join(session, a)
-        let (cb, _) = join(session, b)
+        let (ca, idA, _) = join(session, a)
+        let (cb, _, _) = join(session, b)
         session.disconnect(ca, now: 1)
         send(session, cb, #"{"type":"set","path":"tone.frequency","value":220}"#, at: 2)
         send(session, cb, #"{"type":"set","path":"tone.level","value":-30}"#, at: 3)
         _ = a.take()
         session.expire(now: 50)
-        let (_, resumed) = join(session, a, client: idA, at: 55)
+        let (_, resumed, replay) = join(session, a, client: idA, at: 55)
         #expect(resumed == idA)
-        // join() consumed the welcome; the replay follows it.
-        let replay = a.take()
+        // The replay follows the welcome, in order.
         #expect(replay.map { $0["changes"] } == [["frequency": 220], ["level": -30]])
         #expect(session.statistics.resumed == 1)
     }
@@ -113,13 +115,13 @@ struct StudioSessionTests {
     func expiry() {
         let session = makeSession()
         let a = Outbox()
-        let (ca, idA) = join(session, a)
+        let (ca, idA, _) = join(session, a)
         session.disconnect(ca, now: 10)
         session.expire(now: 69.9)
         #expect(session.clientCount == 1)
         session.expire(now: 70)
         #expect(session.clientCount == 0 && session.statistics.expired == 1)
-        let (_, id) = join(session, a, client: idA, at: 71)
+        let (_, id, _) = join(session, a, client: idA, at: 71)
         #expect(id != idA && !id.isEmpty)
     }
 
@@ -129,13 +131,12 @@ struct StudioSessionTests {
         options.maximumPending = 3
         let session = makeSession(options)
         let a = Outbox(), b = Outbox()
-        let (ca, idA) = join(session, a)
-        let (cb, _) = join(session, b)
+        let (ca, idA, _) = join(session, a)
+        let (cb, _, _) = join(session, b)
         session.disconnect(ca, now: 0)
         for f in [100, 200, 300, 400, 500] { send(session, cb, #"{"type":"set","path":"tone.frequency","value":\#(f)}"#) }
         _ = a.take()
-        _ = join(session, a, client: idA, at: 1)
-        let after = a.take()
+        let (_, _, after) = join(session, a, client: idA, at: 1)
         #expect(after.count == 1 && after[0]["type"] == "state" && after[0]["state"]?.object?["frequency"] == 500)
     }
 
@@ -143,8 +144,8 @@ struct StudioSessionTests {
     func lostSocketEndsTouches() {
         let session = makeSession()
         let a = Outbox(), b = Outbox()
-        let (ca, _) = join(session, a)
-        _ = join(session, b)
+        let (ca, _, _) = join(session, a)
+        join(session, b)
         send(session, ca, #"{"type":"touch","id":0,"phase":"down","x":0.5,"y":0.5}"#)
         #expect(b.take().contains { $0["changes"] == ["touching": true] })
         session.disconnect(ca, now: 1)
@@ -159,7 +160,7 @@ struct StudioSessionTests {
         options.burst = 5
         let session = makeSession(options)
         let a = Outbox()
-        let (ca, _) = join(session, a)
+        let (ca, _, _) = join(session, a)
         _ = a.take()
         for _ in 0..<20 { send(session, ca, #"{"type":"ping","t":1}"#, at: 1) }
         let messages = a.take()
@@ -173,7 +174,7 @@ struct StudioSessionTests {
     func selectAndBinary() {
         let session = makeSession()
         let a = Outbox(), b = Outbox()
-        let (ca, _) = join(session, a)
+        let (ca, _, _) = join(session, a)
         let cb = session.connect(outbox: b.send)
         send(session, cb, #"{"type":"hello","subscribe":["state"]}"#)
         send(session, ca, #"{"type":"select","instrument":"nope"}"#)
