@@ -53,7 +53,8 @@ struct HandsCommand: ParsableCommand {
     @Option(name: .customLong("depth-cc"), help: "CC for depth (-1: none).") var depthCC = -1
     @Option(help: "Hand depth from: palm (size, nearer = more) or pinch.") var depth: DepthChoice = .palm
     @Flag(help: "Continuous pitch bend inside a zone (always on with --mpe).") var bend = false
-    @Option(help: "Pitch-bend range in semitones (default 2; 48 with --mpe).") var bendRange: Int?
+    @Option(help: "Pitch-bend range in semitones, sent to the receiver (RPN 0) and set on the built-in synth (default 2; 48 with --mpe, 24 with --mpe and the synth, which bends at most 24).")
+    var bendRange: Int?
     @Option(help: "Velocity from: fingers, speed, depth, or a fixed number 1…127.") var velocity = "fingers"
     @Option(help: "Most messages per second per controller.") var rateLimit = 150.0
 
@@ -61,10 +62,15 @@ struct HandsCommand: ParsableCommand {
     @Option(help: "midi (JACK MIDI out), synth (built-in synth), or both.") var output: Output = .midi
     @Option(help: "Offline: also render the performance to this WAV file (needs the built-in synth).")
     var wavOut: String?
+    @OptionGroup(title: "Synth (with --output synth or both, and --wav-out)") var synth: PolySynthArguments
     @OptionGroup var live: LiveSessionArguments
 
+    /// Whether the built-in synth plays: live with `--output synth|both`, offline with `--wav-out`.
+    var usesSynth: Bool { input == nil ? output != .midi : wavOut != nil }
+
     func validate() throws {
-        _ = try settings()
+        let router = try settings()
+        _ = try synthSettings(router)
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be positive") }
         if input != nil && live.midiOut.count != 1 {
             throw ValidationError("with --input, give exactly one --midi-out FILE for the performance's MIDI file")
@@ -106,15 +112,24 @@ struct HandsCommand: ParsableCommand {
             channels: channels, hysteresis: hysteresis,
             horizontalController: xCC < 0 ? nil : xCC, expressionController: expressionCC < 0 ? nil : expressionCC,
             depthController: depthCC < 0 ? nil : depthCC, depthSource: depth == .palm ? .palmSize : .pinch,
-            bendWithinZone: bend, bendRange: bendRange, velocity: velocitySource, controllerRateLimit: rateLimit)
+            bendWithinZone: bend, bendRange: bendRange ?? (mpe && usesSynth ? 24 : nil), velocity: velocitySource, controllerRateLimit: rateLimit)
         do { try settings.validate() } catch { throw ValidationError("invalid setting: \(error)") }
         return settings
     }
 
+    /// The synth options with the router's bend range, so that a bend inside a zone sounds in tune.
+    func synthSettings(_ router: MIDIRouterSettings) throws -> PolySynthSettings {
+        if usesSynth && router.bendRange > 24 {
+            throw ValidationError("--bend-range \(router.bendRange): the built-in synth bends at most 24 semitones")
+        }
+        return try synth.settings(bendRange: Double(min(router.bendRange, 24)))
+    }
+
     /// The built-in synth (Ariel's PolySynth) as the audio side of the live handler.
     /// Its limiter's look-ahead is reported to JACK as port latency and printed, as `play` does.
-    static func builtInSynth() -> any QueuedMIDIAudioRenderer {
-        EngineHostRenderer(engine: PolySynth(), latency: { engine, _ in engine.latencySamples })
+    static func builtInSynth(_ settings: PolySynthSettings) -> any QueuedMIDIAudioRenderer {
+        EngineHostRenderer(engine: PolySynth(capacity: max(16, settings.polyphony), settings: settings),
+                           latency: { engine, _ in engine.latencySamples })
     }
 
     func run() throws {
@@ -136,7 +151,7 @@ struct HandsCommand: ParsableCommand {
             // Streamed to the file; refused before rendering when longer than the 4-hour limit.
             let sink = try FileWAVSink(path: wavOut)
             do {
-                let summary = try PolySynthSongRender.render(midiFile: midiBytes, settings: PolySynthSettings(), to: sink).summary
+                let summary = try PolySynthSongRender.render(midiFile: midiBytes, settings: try synthSettings(settings), to: sink).summary
                 try sink.close()
                 print("\(wavOut): \(summary)")
             } catch {
@@ -148,7 +163,7 @@ struct HandsCommand: ParsableCommand {
 
     func runLive(_ settings: MIDIRouterSettings) throws {
         let stop = LiveCommand.begin(duration: live.duration)
-        let handler = QueuedMIDIHandler(sendsMIDI: output != .synth, audio: output != .midi ? Self.builtInSynth() : nil)
+        let handler = QueuedMIDIHandler(sendsMIDI: output != .synth, audio: output != .midi ? Self.builtInSynth(try synthSettings(settings)) : nil)
         let performer = try HandsPerformer(settings: settings, stabilizes: stabilize, timeout: timeout)
         // MIDI caused by a packet is due its arrival frame + the input delay, at that sample of midi_out and the synth.
         let inputClock = try timing.clock()

@@ -18,12 +18,14 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup(title: "Synth")
     var synth: PolySynthArguments
+    @OptionGroup(title: "Synth")
+    var bend: SynthBendRangeArguments
 
     @OptionGroup(title: "JACK")
     var live: LiveSessionArguments
 
     func run() throws {
-        let settings = try synth.settings()
+        let settings = try synth.settings(bendRange: bend.bendRange)
         let stop = LiveCommand.begin(duration: live.duration)
         let engine = PolySynth(capacity: max(16, settings.polyphony), settings: settings)
         let handler = EngineProcessHandler(engine: engine, latency: { engine, _ in engine.latencySamples })

@@ -1,8 +1,12 @@
 import ArgumentParser
 import Ariel
 
-/// The synth options shared by `prospero render` and `prospero play`: `@OptionGroup var synth: PolySynthArguments`.
-/// An effect is on when one of its options is given (or its `--…` flag).
+/// The synth options shared by `prospero render`, `prospero play` and `prospero hands`:
+/// `@OptionGroup var synth: PolySynthArguments`. An effect is on when one of its options is given.
+///
+/// The pitch-bend range is not here: `render` and `play` add ``SynthBendRangeArguments`` (`--bend-range`),
+/// while `hands` has its own `--bend-range`, which sets the router's and the synth's range together
+/// so that a bent note sounds where the fret says.
 struct PolySynthArguments: ParsableArguments {
     @Option(help: "Waveform: sine, saw, triangle, square (square plays at 70 % level).")
     var waveform: String = "saw"
@@ -31,8 +35,6 @@ struct PolySynthArguments: ParsableArguments {
 
     @Option(name: .customLong("velocity-sensitivity"), help: "0 (every note full level) … 1.")
     var velocitySensitivity: Double = 0.7
-    @Option(name: .customLong("bend-range"), help: "Pitch-bend range in semitones, 0…24.")
-    var bendRange: Double = 2
     @Option(help: "Tuning of A4 in Hz, 400…480.")
     var tuning: Double = 440
     @Flag(help: "Mono output (both channels identical).")
@@ -62,8 +64,9 @@ struct PolySynthArguments: ParsableArguments {
     @Option(help: "Limiter ceiling in dBFS, −60…0.")
     var ceiling: Double = -1
 
-    /// The settings these options describe, validated (errors name the option's field).
-    func settings() throws -> PolySynthSettings {
+    /// The settings these options describe with the pitch-bend range `bendRange` (semitones),
+    /// validated (errors name the option's field).
+    func settings(bendRange: Double = PolySynthSettings().pitchBendRange) throws -> PolySynthSettings {
         guard let waveform = PolySynthSettings.Waveform(rawValue: waveform) else {
             throw ValidationError("unknown --waveform '\(waveform)'; choose sine, saw, triangle or square")
         }

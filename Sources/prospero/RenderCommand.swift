@@ -19,6 +19,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup(title: "Synth")
     var synth: PolySynthArguments
+    @OptionGroup(title: "Synth")
+    var bend: SynthBendRangeArguments
 
     @Option(name: .customLong("sample-rate"), help: "Sample rate in Hz (8000…192000).")
     var sampleRate: Int = 48_000
@@ -48,7 +50,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try synth.settings()
+        let settings = try synth.settings(bendRange: bend.bendRange)
         let bytes: [UInt8]
         do {
             bytes = Array(try Data(contentsOf: URL(fileURLWithPath: song)))

@@ -27,6 +27,13 @@ public struct HandsPerformer: Sendable {
         return router.process(Array(inputs.values), at: time)
     }
 
+    /// Applies frames of sources the caller holds (fingers resting on a pad, which send nothing while
+    /// still), without timing anything out first; the next `ingest` or `advance` plays them. Re-present
+    /// held sources with a fresh timestamp before each call so the lifecycle never loses them.
+    public mutating func present(_ frames: [TrackingFrame]) {
+        for frame in frames { apply(lifecycle.ingest(frame)) }
+    }
+
     /// Times out sources that went quiet and sends held-back controller values; call regularly.
     public mutating func advance(to time: Double) -> [RoutedMIDIMessage] {
         apply(lifecycle.advance(to: time))

@@ -13,6 +13,7 @@ extension StudioInstrumentRegistry {
         // ---
 
         // Hands and touch (studio-hands):
+        registry.register(HandsStudioInstrument.self) { try HandsStudioInstrument() }
 
         // ---
 

@@ -1,0 +1,30 @@
+import Ariel
+import Touchstone
+
+/// What the studio's audio driver renders for the hands screen: the built-in synth behind its
+/// engine host (silent unless the output includes it), and the router's MIDI for JACK `midi_out`.
+public final class HandsStudioAudio: StudioAudioEngine, @unchecked Sendable {
+    public let host: EngineHost<PolySynth>
+    public let midi: HandsMIDIQueue
+
+    public init(host: EngineHost<PolySynth>, midi: HandsMIDIQueue) {
+        self.host = host
+        self.midi = midi
+    }
+
+    public func prepare(sampleRate: Double, maximumFrames: Int) {
+        host.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: max(1, maximumFrames), channelCount: 2))
+    }
+
+    public func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) {
+        host.process(left: UnsafeMutableBufferPointer(start: left, count: frameCount),
+                     right: UnsafeMutableBufferPointer(start: right, count: frameCount))
+    }
+
+    public func drainMIDI(_ send: (UInt8, UInt8, UInt8) -> Void) {
+        midi.drain { send($0.status, $0.data1, $0.data2) }
+    }
+
+    /// The synth's limiter look-ahead, at the rate it was last prepared for.
+    public var processingLatency: Int { host.engine.latencySamples }
+}

@@ -1,0 +1,300 @@
+import Ariel
+import Enobarbus
+import Horatio
+import LiveHost
+import Prospero
+import Touchstone
+
+/// The hands screen's engine room: page fingers and OSC hands and touches → ``HandsPerformer``
+/// (the same chain as `prospero hands`: lifecycle, stabiliser, `MIDIRouter`) → JACK `midi_out`
+/// and/or the built-in synth. All calls come from one control thread; the synth is reached only
+/// through its engine host's command ring.
+///
+/// Page fingers hold the router's touch slots (``HandsPadSlots``). A finger that stays still sends
+/// no events, so each call re-presents the held fingers to the performer at the current time and its
+/// lifecycle never times them out; only `up`, `cancel` or the page going away (``clientGone(_:at:)``)
+/// ends a finger's note. OSC touches on a slot a page finger holds are dropped (counted), and a page
+/// finger never takes a slot an OSC touch is using.
+///
+///     let hands = try HandsStudioController(settings: HandsStudioSettings(), midiOut: jackQueue)
+///     try hands.touch(client: "a", id: 0, phase: .down, x: 0.5, y: 0.2, pressure: 0.5, at: now)
+///     hands.advance(to: now)            // on a timer; frame(now:) for the page at up to 30 Hz
+public final class HandsStudioController {
+    public private(set) var settings: HandsStudioSettings
+    /// The built-in synth the studio's audio driver renders (prepare it for the driver's rate first).
+    public let synth: EngineHost<PolySynth>
+    /// JACK `midi_out`'s queue; nil when the session has no JACK MIDI (then `midi` output is refused).
+    public let midiOut: (any LiveMIDIOutput)?
+    private let synthOut: PolySynthMIDIOutput
+    private var performer: HandsPerformer
+    public private(set) var pad = HandsPadSlots()
+    /// The newest position of the finger in each pad slot.
+    private var padTouches: [TouchFrame?] = Array(repeating: nil, count: 4)
+    /// OSC touches and hands seen, with their newest frame (dropped after the lifecycle's timeout).
+    private var oscTouches: [TouchFrame?] = Array(repeating: nil, count: 4)
+    private var oscHands: [HandFrame?] = Array(repeating: nil, count: 4)
+    private let timeout: Double
+    private var lastTime = 0.0
+    private var modValue = 0.0
+    private var lastFrame: HandsStudioFrame?
+
+    /// MIDI messages sent (to either output).
+    public private(set) var sentCount = 0
+    /// Fingers ignored because every touch slot was taken.
+    public private(set) var ignoredFingerCount = 0
+    /// OSC touch frames dropped because a page finger held their slot.
+    public private(set) var droppedOSCTouchCount = 0
+
+    /// - Parameters:
+    ///   - midiOut: JACK `midi_out` (nil: none in this session).
+    ///   - sampleRate, maximumFrames: the synth's first preparation (the driver re-prepares it).
+    ///   - timeout: seconds without frames after which an OSC hand or touch is lost.
+    public init(settings: HandsStudioSettings = HandsStudioSettings(), midiOut: (any LiveMIDIOutput)?,
+                sampleRate: Double = 48_000, maximumFrames: Int = 4096, timeout: Double = 0.25)
+        throws(HandsStudioSettingsError) {
+        var settings = settings
+        if midiOut == nil { settings.output = .synth }
+        try settings.validate()
+        self.settings = settings
+        self.midiOut = midiOut
+        self.timeout = timeout
+        let engine = PolySynth(capacity: max(16, settings.synth.polyphony), settings: settings.synthSettings)
+        synth = EngineHost(engine: engine, spec: ProcessSpec(sampleRate: sampleRate, maximumBlockSize: maximumFrames, channelCount: 2))
+        synthOut = PolySynthMIDIOutput(host: synth)
+        do { performer = try HandsPerformer(settings: settings.routerSettings, stabilizes: true, timeout: timeout) } catch {
+            throw HandsStudioSettingsError(path: error.field, "\(error)")
+        }
+    }
+
+    // MARK: Input
+
+    /// A page finger. Returns false when it was ignored (no free slot, never landed, or a
+    /// position that is not a number). Positions are clamped into 0…1.
+    @discardableResult
+    public func touch(client: String, id: Int, phase: HandsTouchPhase, x: Double, y: Double, pressure: Double,
+                      at time: Double) -> Bool {
+        let now = monotonic(time)
+        let finger = HandsPadSlots.Finger(client: client, id: id)
+        switch phase {
+        case .down, .move:
+            guard x.isFinite, y.isFinite else { return false }
+            let slot: Int
+            if let held = pad.slot(of: finger) {
+                slot = held
+            } else if phase == .down {
+                guard let free = pad.claim(finger, avoiding: oscTouchSlots(at: now)) else {
+                    ignoredFingerCount += 1
+                    return false
+                }
+                slot = free
+            } else {
+                return false // a move of a finger that never got a slot
+            }
+            let p = pressure.isFinite ? Self.unit(pressure) : 1
+            padTouches[slot] = TouchFrame(slot: slot, timestamp: now, x: Float(Self.unit(x)), y: Float(Self.unit(y)),
+                                          pressure: Float(p))
+            play([], at: now)
+            return true
+        case .up, .cancel:
+            guard let slot = pad.release(finger) else { return false }
+            end(slots: [slot], at: now)
+            return true
+        }
+    }
+
+    /// A page went away (socket lost, closed, retention over): every finger it held ends its note.
+    public func clientGone(_ client: String, at time: Double) {
+        let now = monotonic(time)
+        let slots = pad.releaseAll(of: client)
+        if !slots.isEmpty { end(slots: slots, at: now) }
+    }
+
+    /// Frames from the shared OSC input (hands, touches; faces are not this instrument's).
+    public func receive(_ frames: [TrackingFrame], at time: Double) {
+        let now = monotonic(time)
+        var accepted: [TrackingFrame] = []
+        for frame in frames {
+            switch frame {
+            case .touch(let t):
+                guard oscTouches.indices.contains(t.slot) else { continue }
+                if padTouches[t.slot] != nil { droppedOSCTouchCount += 1; continue }
+                oscTouches[t.slot] = t
+                accepted.append(frame)
+            case .hand(let h):
+                guard oscHands.indices.contains(h.slot) else { continue }
+                oscHands[h.slot] = h
+                accepted.append(frame)
+            case .ended(let id, _):
+                switch id {
+                case .touch(let slot) where oscTouches.indices.contains(slot):
+                    if padTouches[slot] != nil { continue }
+                    oscTouches[slot] = nil
+                case .hand(let slot) where oscHands.indices.contains(slot):
+                    oscHands[slot] = nil
+                default:
+                    continue
+                }
+                accepted.append(frame)
+            case .face:
+                continue
+            }
+        }
+        play(accepted, at: now)
+    }
+
+    /// Time passes: OSC sources time out, held-back controllers go out.
+    public func advance(to time: Double) {
+        play([], at: monotonic(time))
+    }
+
+    /// The session stops: every note ends (note-offs, CC 123 on the channels that played).
+    public func finish(at time: Double) {
+        let now = monotonic(time)
+        for slot in pad.owners.indices { if let owner = pad.owners[slot] { _ = pad.release(owner) } }
+        padTouches = Array(repeating: nil, count: 4)
+        emit(performer.stop(at: now), to: settings.output)
+    }
+
+    // MARK: Settings
+
+    /// Sets one setting (path below `hands.`) and returns every path whose value changed.
+    /// Notes that no longer fit end; a new output ends every note on the old one first.
+    public func set(_ path: String, to value: HandsSettingValue, at time: Double)
+        throws(HandsStudioSettingsError) -> [String: HandsSettingValue] {
+        let now = monotonic(time)
+        let before = settings
+        if path.hasPrefix("synth.") {
+            guard let control = HandsSynthControl.named(String(path.dropFirst(6))) else {
+                throw HandsStudioSettingsError(path: path, "no such synth control", isUnknownSetting: true)
+            }
+            var next = settings.synth
+            let command = try control.apply(value, to: &next)
+            settings.synth = next
+            synth.send(command)
+        } else {
+            var next = settings
+            try next.set(path, to: value)
+            if next.output.includesMIDI && midiOut == nil {
+                throw HandsStudioSettingsError(path: "output", "this session has no JACK MIDI output; start the studio with JACK audio")
+            }
+            if next.output != before.output {
+                // The old destination hears the note-offs; the new one starts clean.
+                emit(performer.stop(at: now), to: before.output)
+            }
+            settings = next
+            if next.routerSettings != before.routerSettings {
+                do { emit(try performer.updateRoutes(next.routerSettings, at: now), to: next.output) } catch {
+                    settings = before
+                    throw HandsStudioSettingsError(path: path, "\(error)")
+                }
+            }
+            if next.bendRange != before.bendRange { synth.send(.set(.pitchBendRange, Double(next.bendRange))) }
+            play([], at: now)
+        }
+        var changes: [String: HandsSettingValue] = [:]
+        for p in HandsStudioSettings.paths + HandsSynthControl.all.map({ "synth.\($0.name)" }) {
+            if let v = settings.value(at: p), v != before.value(at: p) { changes[p] = v }
+        }
+        return changes
+    }
+
+    /// Ends every note and silences the synth at once (All Notes Off on every channel; the synth's panic).
+    public func panic(at time: Double) {
+        let now = monotonic(time)
+        emit(performer.stop(at: now), to: settings.output)
+        for slot in pad.owners.indices { if let owner = pad.owners[slot] { _ = pad.release(owner) } }
+        padTouches = Array(repeating: nil, count: 4)
+        synth.send(.panic)
+    }
+
+    /// The zones for the fret lines and label circles, bottom zone first.
+    public var frets: [Fret] { FretLayout(settings.routerSettings).frets }
+
+    // MARK: Display
+
+    /// The live frame at `time`, nil when nothing changed since the last one.
+    public func frame(now time: Double) -> HandsStudioFrame? {
+        let now = monotonic(time)
+        var frame = HandsStudioFrame()
+        let active = performer.router.activeNotes
+        for id in InputSourceID.all {
+            guard let voice = active[id] else { continue }
+            let (kind, slot): (String, Int)
+            switch id {
+            case .touch(let s): (kind, slot) = ("touch", s)
+            case .hand(let s): (kind, slot) = ("hand", s)
+            case .face: continue
+            }
+            frame.notes.append(.init(kind: kind, slot: slot, channel: voice.channel.number, note: voice.note, velocity: voice.velocity))
+        }
+        frame.velocity = active.isEmpty ? 0 : Double(newestVelocity ?? 0) / 127
+        frame.mod = modValue
+        for slot in 0..<4 {
+            if let t = padTouches[slot] {
+                frame.touches.append(.init(slot: slot, x: Double(t.x), y: Double(t.y), pressure: Double(t.pressure), pad: true))
+            } else if let t = oscTouches[slot], now - t.timestamp <= timeout {
+                frame.touches.append(.init(slot: slot, x: Double(t.x), y: Double(t.y), pressure: Double(t.pressure), pad: false))
+            }
+            if let h = oscHands[slot], now - h.timestamp <= timeout {
+                frame.hands.append(.init(slot: slot, handedness: h.handedness.rawValue,
+                                         landmarks: h.landmarks.map { SIMD2(Double($0.x), Double($0.y)) }))
+            }
+        }
+        if let snapshot = synth.latestSnapshot().snapshot, settings.output.includesSynth {
+            frame.synthNotes = (0..<128).filter { snapshot.isHeld($0) }
+        }
+        guard frame != lastFrame else { return nil }
+        lastFrame = frame
+        return frame
+    }
+
+    // MARK: Private
+
+    private var newestVelocity: Int?
+
+    private func monotonic(_ time: Double) -> Double {
+        // The router needs non-decreasing time; a page's and OSC's arrival times interleave.
+        if time.isFinite && time > lastTime { lastTime = time }
+        return lastTime
+    }
+
+    private func oscTouchSlots(at now: Double) -> Set<Int> {
+        Set(oscTouches.indices.filter { oscTouches[$0].map { now - $0.timestamp <= timeout } ?? false })
+    }
+
+    /// Presents every held page finger, re-stamped `now` (so no pause between calls times it out),
+    /// then feeds `frames` to the performer.
+    private func play(_ frames: [TrackingFrame], at now: Double) {
+        var held: [TrackingFrame] = []
+        for slot in padTouches.indices {
+            guard var t = padTouches[slot] else { continue }
+            t.timestamp = now
+            padTouches[slot] = t
+            held.append(.touch(t))
+        }
+        performer.present(held)
+        emit(performer.ingest(frames, at: now), to: settings.output)
+    }
+
+    private func end(slots: [Int], at now: Double) {
+        for slot in slots { padTouches[slot] = nil }
+        play(slots.map { .ended(.touch($0), timestamp: now) }, at: now)
+    }
+
+    private func emit(_ messages: [RoutedMIDIMessage], to output: HandsOutput) {
+        for m in messages {
+            switch m.message {
+            case .noteOn(_, _, let velocity) where velocity.rawValue > 0: newestVelocity = Int(velocity.rawValue)
+            case .controlChange(_, let cc, let value) where Int(cc.rawValue) == performer.router.settings.horizontalController:
+                modValue = Double(value.rawValue) / 127
+            default: break
+            }
+            guard let short = m.message.shortMessage else { continue }
+            if output.includesMIDI, let midiOut { midiOut.send(short) }
+            if output.includesSynth { synthOut.send(short) }
+            sentCount += 1
+        }
+    }
+
+    private static func unit(_ v: Double) -> Double { min(max(v, 0), 1) }
+}

@@ -1,0 +1,140 @@
+import Ariel
+import Horatio
+import Prospero
+
+/// Everything the hands screen sets: the router's notes and channels, the output, and the built-in
+/// synth's panel. One value, so that the page's state, a saved file and the CLI agree.
+///
+/// | Path (below `hands.`) | Value | Range, default |
+/// |---|---|---|
+/// | `key` | C, Db, D … B | C |
+/// | `scale` | a `Scale` raw value | majorPentatonic |
+/// | `low`, `high` | MIDI note number or name (C4 = 60) | 0…127, 48 (C3) … 72 (C5) |
+/// | `channelMode` | single, perHand, mpe | single |
+/// | `channel` | 1…16 (perHand: the first of four, 1…13) | 1 |
+/// | `bend` | continuous pitch bend inside a zone (always on in MPE) | false |
+/// | `bendRange` | semitones, sent to the receiver and set on the synth alike | 1…24, 2 |
+/// | `output` | midi, synth, both | synth |
+/// | `synth.*` | the synth panel, see ``HandsSynthControl`` | `PolySynthSettings()` |
+public struct HandsStudioSettings: Sendable, Hashable, Codable {
+    public var key: MusicalKey = .c
+    public var scale: Scale = .majorPentatonic
+    public var lowestNote = 48
+    public var highestNote = 72
+    public var channelMode: HandsChannelMode = .single
+    public var channel = 1
+    public var bend = false
+    /// Semitones each way, 1…24 (the synth's limit, so a receiver and the synth bend alike).
+    public var bendRange = 2
+    public var output: HandsOutput = .synth
+    public var synth = PolySynthSettings()
+
+    public init() {}
+
+    /// The router's settings (validated by the router).
+    public var routerSettings: MIDIRouterSettings {
+        let channels: MIDIRouterSettings.ChannelAssignment
+        switch channelMode {
+        case .single: channels = .shared(channel: channel)
+        case .perHand: channels = .perSlot(channels: (0..<4).map { channel + $0 })
+        case .mpe: channels = .mpe(memberChannels: 15)
+        }
+        return MIDIRouterSettings(key: key, scale: scale, lowestNote: lowestNote, highestNote: highestNote,
+                                  channels: channels, bendWithinZone: bend, bendRange: bendRange)
+    }
+
+    /// The synth's settings, with the bend range the router announces.
+    public var synthSettings: PolySynthSettings {
+        var s = synth
+        s.pitchBendRange = Double(bendRange)
+        return s
+    }
+
+    /// The first setting out of range.
+    public func validate() throws(HandsStudioSettingsError) {
+        guard (1...24).contains(bendRange) else { throw .init(path: "bendRange", "must be 1…24 semitones, not \(bendRange)") }
+        switch channelMode {
+        case .single, .mpe:
+            guard (1...16).contains(channel) else { throw .init(path: "channel", "must be 1…16, not \(channel)") }
+        case .perHand:
+            guard (1...13).contains(channel) else {
+                throw .init(path: "channel", "per hand uses four channels from this one, so it must be 1…13, not \(channel)")
+            }
+        }
+        do { try routerSettings.validate() } catch {
+            let path = ["lowestNote": "low", "highestNote": "high"][error.field] ?? error.field
+            throw .init(path: path, "\(error)")
+        }
+        do { try synthSettings.validate() } catch { throw .init(path: "synth", "\(error)") }
+    }
+
+    /// The paths of the router's settings (the rest are `synth.<control>`).
+    public static let paths = ["key", "scale", "low", "high", "channelMode", "channel", "bend", "bendRange", "output"]
+
+    /// The value at `path` (see the table), nil for an unknown path.
+    public func value(at path: String) -> HandsSettingValue? {
+        switch path {
+        case "key": return .text(key.description)
+        case "scale": return .text(scale.rawValue)
+        case "low": return .number(Double(lowestNote))
+        case "high": return .number(Double(highestNote))
+        case "channelMode": return .text(channelMode.rawValue)
+        case "channel": return .number(Double(channel))
+        case "bend": return .flag(bend)
+        case "bendRange": return .number(Double(bendRange))
+        case "output": return .text(output.rawValue)
+        default:
+            guard path.hasPrefix("synth."), let control = HandsSynthControl.named(String(path.dropFirst(6))) else { return nil }
+            return control.value(in: synth)
+        }
+    }
+
+    /// Sets one router or output setting (not `synth.*`: see ``HandsSynthControl``). The result is
+    /// validated as a whole, so a range that would hold no scale note is refused and nothing changes.
+    public mutating func set(_ path: String, to value: HandsSettingValue) throws(HandsStudioSettingsError) {
+        var next = self
+        switch (path, value) {
+        case ("key", .text(let text)):
+            guard let k = MusicalKey(text) else { throw .init(path: path, "unknown key '\(text)'; C, Db, D, Eb, E, F, F#, G, Ab, A, Bb or B") }
+            next.key = k
+        case ("scale", .text(let text)):
+            guard let s = Scale(rawValue: text) else {
+                throw .init(path: path, "unknown scale '\(text)'; one of \(Scale.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            next.scale = s
+        case ("low", _): next.lowestNote = try Self.note(value, path)
+        case ("high", _): next.highestNote = try Self.note(value, path)
+        case ("channelMode", .text(let text)):
+            guard let m = HandsChannelMode(rawValue: text) else { throw .init(path: path, "must be single, perHand or mpe, not '\(text)'") }
+            next.channelMode = m
+        case ("channel", .number(let n)): next.channel = try Self.integer(n, path)
+        case ("bend", .flag(let on)): next.bend = on
+        case ("bendRange", .number(let n)): next.bendRange = try Self.integer(n, path)
+        case ("output", .text(let text)):
+            guard let o = HandsOutput(rawValue: text) else { throw .init(path: path, "must be midi, synth or both, not '\(text)'") }
+            next.output = o
+        case ("key", _), ("scale", _), ("channelMode", _), ("output", _): throw .init(path: path, "must be a name")
+        case ("channel", _), ("bendRange", _): throw .init(path: path, "must be a number")
+        case ("bend", _): throw .init(path: path, "must be true or false")
+        default: throw .init(path: path, "no such setting", isUnknownSetting: true)
+        }
+        try next.validate()
+        self = next
+    }
+
+    private static func integer(_ n: Double, _ path: String) throws(HandsStudioSettingsError) -> Int {
+        guard n.isFinite, n == n.rounded(), abs(n) < 1_000_000 else { throw .init(path: path, "must be a whole number, not \(n)") }
+        return Int(n)
+    }
+
+    private static func note(_ value: HandsSettingValue, _ path: String) throws(HandsStudioSettingsError) -> Int {
+        switch value {
+        case .number(let n): return try integer(n, path)
+        case .text(let text):
+            if let n = Int(text) { return n }
+            guard let pitch = try? Pitch(parsing: text) else { throw .init(path: path, "'\(text)' is not a note (e.g. 60 or C4)") }
+            return pitch.midiNoteNumber
+        case .flag: throw .init(path: path, "must be a note number or name")
+        }
+    }
+}

@@ -1,0 +1,290 @@
+"""The hands and touch screen end to end, in headless Chromium against a real `prospero studio --audio jack`
+on a dummy JACK server, with `jack_midi_dump` reading the studio's midi_out and python-osc sending a hand.
+
+Checks: the page loads with no console errors; every control has an aria-label and a data-testid; pointer
+events on the pad (touch points through the DevTools protocol, and a mouse) play the fret's note: the
+server's frame shows it, the synth's engine snapshot holds it, and the MIDI note-on reaches jack_midi_dump;
+lifting ends it; `pointercancel` ends it; a fifth finger is ignored (four touch slots); a finger held when
+the page goes away ends its note; an OSC hand appears as a skeleton; a key change moves the frets.
+Then a screenshot with two fingers and a hand.
+
+Every process this script starts is stopped by its pid (SIGINT/SIGTERM, never a name).
+Usage: hands_studio.py PROSPERO SCREENSHOT.png"""
+import base64
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+from core_browser import studio_browser, console_errors, by_testid, wait_for, fail
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.support.ui import Select
+
+prospero, screenshot = sys.argv[1], sys.argv[2]
+server = f"hands{uuid.uuid4().hex[:8]}"
+env = dict(os.environ, JACK_DEFAULT_SERVER=server, JACK_NO_AUDIO_RESERVATION="1")
+children = []
+
+
+def start(arguments, **kw):
+    if shutil.which("setpriv"):
+        # The child gets SIGTERM if this script dies, so a killed run leaves no jackd holding a registry slot.
+        arguments = ["setpriv", "--pdeathsig", "TERM"] + arguments
+    p = subprocess.Popen(arguments, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+    children.append(p)
+    return p
+
+
+def stop(p, sig=signal.SIGTERM):
+    if p.poll() is None:
+        p.send_signal(sig)
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+class Reader(threading.Thread):
+    """Collects a child's output lines without blocking."""
+
+    def __init__(self, process):
+        super().__init__(daemon=True)
+        self.process, self.lines = process, []
+        self.start()
+
+    def run(self):
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def text(self):
+        return "\n".join(self.lines)
+
+
+def dump_messages(reader):
+    """jack_midi_dump lines "frame: 90 45 7f" → [[0x90, 0x45, 0x7f], …]."""
+    out = []
+    for line in reader.lines:
+        head, _, rest = line.partition(":")
+        if not head.strip().isdigit():
+            continue
+        data = [int(t, 16) for t in rest.split() if re.fullmatch(r"[0-9a-fA-F]{2}", t)]
+        if data:
+            out.append(data)
+    return out
+
+
+def note_ons(reader, note):
+    return [m for m in dump_messages(reader) if len(m) == 3 and m[0] & 0xF0 == 0x90 and m[1] == note and m[2] > 0]
+
+
+def note_offs(reader, note):
+    return [m for m in dump_messages(reader)
+            if len(m) == 3 and m[1] == note and (m[0] & 0xF0 == 0x80 or (m[0] & 0xF0 == 0x90 and m[2] == 0))]
+
+
+def wait_midi(condition, what, timeout=8.0):
+    """Waits for MIDI at jack_midi_dump; on failure says everything it saw."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    fail(f"timed out waiting for {what}; jack_midi_dump printed {dump_out.lines}")
+
+
+jackd = studio = None
+try:
+    jackd = start(["jackd", "--no-realtime", "-n", server, "-d", "dummy", "-r", "48000", "-p", "256"])
+    jackd_out = Reader(jackd)
+    dump = None
+    for _ in range(100):
+        if jackd.poll() is not None:
+            fail(f"jackd exited: {jackd_out.text()}")
+        probe = subprocess.run(["jack_lsp"], env=env, capture_output=True, text=True)
+        if probe.returncode == 0:
+            break
+        time.sleep(0.1)
+    # Line-buffered, so what arrives can be read while the test runs (a pipe would hold it until exit).
+    dump = start((["stdbuf", "-oL"] if shutil.which("stdbuf") else []) + ["jack_midi_dump", "-a", "handsdump"])
+    dump_out = Reader(dump)
+    for _ in range(100):
+        if "handsdump:input" in subprocess.run(["jack_lsp"], env=env, capture_output=True, text=True).stdout:
+            break
+        time.sleep(0.1)
+    else:
+        fail("jack_midi_dump never showed its port")
+
+    studio = start([prospero, "studio", "--audio", "jack", "--port", "0", "--osc-port", "0", "--no-qr",
+                    "--client-name", "HandsStudio", "--no-connect-audio", "--midi-out", "handsdump:input"])
+    studio_out = Reader(studio)
+    url = wait_for(lambda: next((m.group(0) for l in studio_out.lines for m in [re.search(r"http://127\.0\.0\.1:\d+/\S*", l)] if m), None),
+                   timeout=30, what=f"the studio's URL (output so far: {studio_out.text()})")
+    base = url.split("?")[0].rstrip("/")
+    osc_port = wait_for(lambda: next((int(m.group(1)) for l in studio_out.lines for m in [re.search(r"udp 127\.0\.0\.1:(\d+)", l)] if m), None),
+                        timeout=10, what=f"the OSC port (output: {studio_out.text()})")
+
+    with studio_browser(width=1280, height=860) as driver:
+        driver.get(base + "/hands/")
+        wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="the connection")
+        if by_testid(driver, "not-active").is_displayed():
+            by_testid(driver, "hands-activate").click()
+        wait_for(lambda: driver.execute_script("return window.hands.state.frets.length") == 11, what="the frets (11 zones)")
+        wait_for(lambda: not by_testid(driver, "not-active").is_displayed(), what="hands active")
+
+        # Every control: aria-label and data-testid.
+        bare = driver.execute_script("""
+            return [...document.querySelectorAll('button, input, select, a, canvas, [role=application], [role=img]')]
+              .filter(e => !e.getAttribute('aria-label') || !e.dataset.testid).map(e => e.outerHTML.slice(0, 80));""")
+        if bare:
+            fail(f"controls without aria-label or data-testid: {bare}")
+        if driver.execute_script("return getComputedStyle(document.querySelector('#pad')).touchAction") != "none":
+            fail("the pad lacks touch-action: none")
+
+        driver.execute_script("""
+            window.__events = [];
+            for (const t of ['pointerdown', 'pointerup', 'pointercancel'])
+              document.querySelector('#pad').addEventListener(t, (e) => window.__events.push(t + ':' + e.pointerType));""")
+        w, h = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        hud = lambda what: driver.execute_script(f"return window.hands.hud.{what}")
+        touch = lambda kind, points: driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        # Output both: the built-in synth and JACK midi_out.
+        by_testid(driver, "hands-settings-toggle").click()
+        Select(by_testid(driver, "hands-output")).select_by_value("both")
+        wait_for(lambda: driver.execute_script("return window.hands.state.output") == "both", what="output both")
+        by_testid(driver, "hands-settings-toggle").click()
+
+        # One finger at 10 % from the top: zone ⌊0.9 × 11⌋ = 9 → A4 (69) in C major pentatonic 48…72.
+        touch("touchStart", [{"x": w * 0.5, "y": h * 0.1, "id": 1}])
+        wait_for(lambda: [n["note"] for n in hud("notes")] == [69], what="note 69 in the frame")
+        wait_for(lambda: 69 in hud("synthNotes"), what="note 69 held in the synth's engine snapshot")
+        wait_midi(lambda: note_ons(dump_out, 69), "a note-on 69 at jack_midi_dump")
+        touch("touchEnd", [])
+        wait_for(lambda: hud("notes") == [], what="the note to end on lift")
+        wait_midi(lambda: note_offs(dump_out, 69), "a note-off 69 at jack_midi_dump")
+        wait_for(lambda: hud("synthNotes") == [], what="the synth to let go")
+
+        # pointercancel (the browser takes the gesture) ends the note too: zone ⌊0.5 × 11⌋ = 5 → C4 (60).
+        touch("touchStart", [{"x": w * 0.5, "y": h * 0.5, "id": 2}])
+        wait_for(lambda: [n["note"] for n in hud("notes")] == [60], what="note 60")
+        touch("touchCancel", [])
+        wait_for(lambda: "pointercancel:touch" in driver.execute_script("return window.__events"), what="a pointercancel")
+        wait_for(lambda: hud("notes") == [], what="the note to end on pointercancel")
+        wait_midi(lambda: note_offs(dump_out, 60), "a note-off 60 at jack_midi_dump")
+
+        # Five fingers: four slots sound, the fifth is ignored.
+        ys = [0.05, 0.3, 0.5, 0.7, 0.95]   # zones 10, 7, 5, 3, 0 → 72, 64, 60, 55, (48 ignored)
+        touch("touchStart", [{"x": w * (0.2 + 0.15 * k), "y": h * y, "id": 10 + k} for k, y in enumerate(ys)])
+        wait_for(lambda: sorted(n["note"] for n in hud("notes")) == [55, 60, 64, 72], what="four notes, the fifth finger ignored")
+        time.sleep(0.3)
+        if 48 in [n["note"] for n in hud("notes")]:
+            fail("the fifth finger sounded")
+        touch("touchEnd", [])
+        wait_for(lambda: hud("notes") == [], what="every note to end")
+
+        # A mouse plays too (pointerType mouse); the velocity dial shows the note's velocity, its needle at
+        # 210° + 300° × value (the seed's 210°–510° sweep), and falls back to 210° when the note ends.
+        pad = by_testid(driver, "hands-pad")
+        ActionChains(driver).move_to_element_with_offset(pad, 0, int(-h * 0.4)).click_and_hold().perform()
+        wait_for(lambda: [n["note"] for n in hud("notes")] == [69], what="note 69 from the mouse")
+        dial = by_testid(driver, "hands-dial-velocity")
+        value = wait_for(lambda: float(dial.get_attribute("data-value") or 0), what="the velocity dial to move")
+        velocity = hud("notes")[0]["velocity"]
+        if abs(value - velocity / 127) > 0.002:
+            fail(f"velocity dial {value}, note velocity {velocity}")
+        angle = float(dial.get_attribute("data-angle"))
+        if abs(angle - (210 + 300 * value)) > 0.1:
+            fail(f"needle at {angle}° for {value}")
+        ActionChains(driver).release().perform()
+        wait_for(lambda: hud("notes") == [], what="the mouse note to end")
+        wait_for(lambda: dial.get_attribute("data-angle") == "210.0", what="the velocity needle back at 210°")
+
+        # A key change moves the frets: D major pentatonic over 48…72 has 10 zones.
+        by_testid(driver, "hands-settings-toggle").click()
+        Select(by_testid(driver, "hands-key")).select_by_value("D")
+        wait_for(lambda: driver.execute_script("return window.hands.state.frets.length") == 10, what="D's 10 frets")
+        Select(by_testid(driver, "hands-key")).select_by_value("C")
+        wait_for(lambda: driver.execute_script("return window.hands.state.frets.length") == 11, what="C's 11 frets")
+        # Output both: the synth panel stays; midi alone hides it.
+        Select(by_testid(driver, "hands-output")).select_by_value("midi")
+        wait_for(lambda: not by_testid(driver, "hands-synth-panel").is_displayed(), what="the synth panel to hide for MIDI only")
+        Select(by_testid(driver, "hands-output")).select_by_value("both")
+        wait_for(lambda: by_testid(driver, "hands-synth-panel").is_displayed(), what="the synth panel for both")
+        Select(by_testid(driver, "hands-synth-waveform")).select_by_value("triangle")
+        wait_for(lambda: driver.execute_script("return window.hands.state['synth.waveform']") == "triangle", what="the waveform")
+
+        # An OSC hand (python-osc) appears as a skeleton in the pad's space, and plays.
+        from pythonosc.udp_client import SimpleUDPClient
+        osc = SimpleUDPClient("127.0.0.1", osc_port)
+        sending = threading.Event()
+
+        def hand_points(cx, cy):
+            p = [None] * 21
+            p[0] = (cx, cy + 0.09)
+            for f, dx in {1: -0.06, 2: -0.02, 3: 0.02, 4: 0.06}.items():
+                m = 1 + 4 * f
+                p[m] = (cx + dx, cy - 0.02); p[m + 1] = (cx + dx * 1.1, cy - 0.07)
+                p[m + 2] = (cx + dx * 1.15, cy - 0.10); p[m + 3] = (cx + dx * 1.2, cy - 0.13)
+            p[1] = (cx - 0.05, cy + 0.06); p[2] = (cx - 0.08, cy + 0.03); p[3] = (cx - 0.11, cy); p[4] = (cx - 0.14, cy - 0.02)
+            return [v for x, y in p for v in (float(x), float(y), 0.0)]
+
+        def send_hand():
+            while not sending.is_set():
+                osc.send_message("/prospero/hand", [1, "right", 0.95] + hand_points(0.56, 0.45))
+                time.sleep(0.03)
+            osc.send_message("/prospero/hand/end", [1])
+
+        sender = threading.Thread(target=send_hand, daemon=True)
+        sender.start()
+        wait_for(lambda: len(hud("hands")) == 1 and len(hud("hands")[0]["landmarks"]) == 21, what="the hand skeleton")
+
+        # Two fingers and the hand for the screenshot, settings open.
+        touch("touchStart", [{"x": w * 0.22, "y": h * 0.22, "id": 30}, {"x": w * 0.36, "y": h * 0.62, "id": 31}])
+        wait_for(lambda: len(hud("notes")) == 3, what="two fingers and the hand sounding")
+        time.sleep(0.6)   # the dials' needles settle
+        for attempt in range(3):   # a loaded machine's renderer may miss chromedriver's 10 s deadline
+            try:
+                shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
+                with open(screenshot, "wb") as f:
+                    f.write(base64.b64decode(shot["data"]))
+                break
+            except TimeoutException:
+                if attempt == 2:
+                    raise
+        touch("touchEnd", [])
+        sending.set()
+        sender.join()
+        wait_for(lambda: hud("notes") == [] and hud("hands") == [], what="fingers and hand gone")
+
+        errors = console_errors(driver)
+        if errors:
+            fail(f"console errors: {errors}")
+
+        # A finger held while the page goes away: the server ends its note (socket lost).
+        touch("touchStart", [{"x": w * 0.5, "y": h * 0.1, "id": 40}])
+        wait_for(lambda: [n["note"] for n in hud("notes")] == [69], what="note 69 held")
+        offs_before = len(note_offs(dump_out, 69))
+    # The browser is gone (driver.quit closed the socket with the finger still down).
+    wait_for(lambda: len(note_offs(dump_out, 69)) > offs_before, timeout=5, what="the held note to end when the page went away")
+    print("ok")
+finally:
+    if studio is not None:
+        stop(studio, signal.SIGINT)
+    for p in reversed(children):
+        if p is not jackd:
+            stop(p)
+    if jackd is not None:
+        stop(jackd)
+        # A jackd that did not exit cleanly leaves its entry in JACK's registry (8 per machine); only a server
+        # of the same name reclaims it, so start and stop one (as JACKTestServer.reclaimRegistrySlot does).
+        if os.path.exists(f"/dev/shm/jack_{server}_0_0"):
+            again = start(["jackd", "--no-realtime", "-n", server, "-d", "dummy", "-r", "48000", "-p", "256"])
+            time.sleep(1.5)
+            stop(again)
