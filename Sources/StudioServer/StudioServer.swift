@@ -101,8 +101,8 @@ public final class StudioServer: @unchecked Sendable {
             },
             logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let serving = Task { try await group.run() }
-        let ticking = Task { await tick(stop: stop) }
+        let serving = Task(executorPreference: options.executor) { try await group.run() }
+        let ticking = Task(executorPreference: options.executor) { [self] in await tick(stop: stop) }
         // Ends when the stop is requested, or when the server could not start (a taken port).
         let ended = Task { try? await serving.value; stop.request(.failed("the studio server ended")) }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

@@ -59,9 +59,11 @@ struct HecateBrowserTests {
         let session = StudioSession(instruments: [hecate])
         var options = StudioServerOptions()
         options.port = 0
+        let executor = DispatchTaskExecutor(label: "studio-hecate-test-server")
+        options.executor = executor
         let server = StudioServer(session: session, options: options, resources: try StudioResources.bundled())
         let stopServer = LiveStop(), serverFinished = LiveStop()
-        Task.detached {
+        Task.detached(executorPreference: executor) {
             try? await server.run(stop: stopServer)
             serverFinished.request(.requested)
         }

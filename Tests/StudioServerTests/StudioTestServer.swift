@@ -16,10 +16,12 @@ final class StudioTestServer: @unchecked Sendable {
         var options = StudioServerOptions()
         options.port = 0
         options.token = token
+        let executor = DispatchTaskExecutor(label: "studio-test-server")
+        options.executor = executor
         configure(&options)
         server = StudioServer(session: session, options: options, resources: try StudioResources.bundled())
         let (server, stopper, finished) = (server, stopper, finished)
-        Task.detached {
+        Task.detached(executorPreference: executor) {
             try? await server.run(stop: stopper)
             finished.request(.requested)
         }

@@ -15,7 +15,9 @@ public final class HandsMIDIQueue: LiveMIDIOutput, @unchecked Sendable {
 
     /// Control thread: queues `message`; false when the ring was full.
     @discardableResult
-    public func send(_ message: MIDIShortMessage) -> Bool { ring.push(message) }
+    /// The studio's touches carry no audio-clock time yet, so `due` is not used: each message leaves at
+    /// the start of the next period.
+    public func send(_ message: MIDIShortMessage, dueAt due: UInt32?) -> Bool { ring.push(message) }
 
     /// Audio thread: hands every queued message to `body`, oldest first. Real-time safe.
     @inline(__always)

@@ -12,5 +12,5 @@ public final class PolySynthMIDIOutput: LiveMIDIOutput, @unchecked Sendable {
 
     /// Queues `message`; false (and counted by the host) when the ring is full.
     @discardableResult
-    public func send(_ message: MIDIShortMessage) -> Bool { host.send(.midi(message)) }
+    public func send(_ message: MIDIShortMessage, dueAt due: UInt32?) -> Bool { host.send(.midi(message), dueAt: due) }
 }

@@ -6,7 +6,7 @@ final class MIDIRecorder: LiveMIDIOutput, @unchecked Sendable {
     private(set) var messages: [MIDIShortMessage] = []
 
     @discardableResult
-    func send(_ message: MIDIShortMessage) -> Bool {
+    func send(_ message: MIDIShortMessage, dueAt due: UInt32?) -> Bool {
         messages.append(message)
         return true
     }

@@ -1,0 +1,16 @@
+import Dispatch
+
+/// A task executor on its own serial dispatch queue, outside Swift's cooperative pool.
+///
+/// The test runner fills that pool's threads (two on a two-core machine) with tests that block on
+/// sockets and processes; an in-process studio server given this executor keeps answering them.
+final class DispatchTaskExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue: DispatchQueue
+
+    init(label: String) { queue = DispatchQueue(label: label) }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
