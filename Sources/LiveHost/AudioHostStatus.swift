@@ -105,8 +105,7 @@ public struct AudioHostStatus: Sendable, Hashable, Codable {
         let low = playbackLatencyMinimum, high = playbackLatencyMaximum
         if high > 0 {
             lines.append("  playback latency \(low == high ? "\(high)" : "\(low)…\(high)") frames "
-                + "(\(Self.millisecondsText(frames: high, rate: rate))) from these outputs to the hardware"
-                + (processing > 0 ? "; \(high + processing) frames (\(Self.millisecondsText(frames: high + processing, rate: rate))) from MIDI in" : ""))
+                + "(\(Self.millisecondsText(frames: high, rate: rate))) from these outputs to the hardware")
         } else {
             lines.append("  playback latency: one period (\(Self.millisecondsText(frames: periodFrames, rate: rate))); outputs not connected to hardware")
         }

@@ -6,8 +6,9 @@ import NIOCore
 import NIOPosix
 import Testing
 
-/// Collects packets from a receiver until `count` arrived or `timeout` seconds passed.
-func collect(_ receiver: OSCUDPReceiver, count: Int, timeout: Double = 10) async -> [ReceivedOSCPacket] {
+/// Collects packets from a receiver until `count` arrived or `timeout` seconds passed (generous: the
+/// senders are processes, started one after another on a machine the whole suite keeps busy).
+func collect(_ receiver: OSCUDPReceiver, count: Int, timeout: Double = 30) async -> [ReceivedOSCPacket] {
     await withTaskGroup(of: [ReceivedOSCPacket]?.self) { group in
         group.addTask {
             var out: [ReceivedOSCPacket] = []

@@ -28,10 +28,16 @@ import Testing
             "  Prospero-01:out_right → system:playback_2",
             "  Prospero-01:midi_out (not connected)",
             "  Prospero-01:midi_in ← a2j:keys, seq:out",
-            // 240 frames at 48 kHz = 5 ms; 512 + 240 = 752 frames = 15.67 ms.
+            // 240 frames at 48 kHz = 5 ms; MIDI in → sound = 256 + 240 + 512 = 1008 frames = 21 ms.
             "  processing latency 240 frames (5.0 ms): the limiter's look-ahead, reported to JACK; MIDI in to sound out takes one period plus this",
-            "  playback latency 512 frames (10.67 ms) from these outputs to the hardware; 752 frames (15.67 ms) from MIDI in",
+            "  playback latency 512 frames (10.67 ms) from these outputs to the hardware",
+            "  latency: MIDI in → sound 1008 frames (21.0 ms: one period + processing + playback)",
         ])
+        var live = Self.jackStatus()
+        live.inputDelayFrames = 256
+        // Input → sound = 256 delay + 240 + 512 = 1008 frames; input → midi_out = the delay, 256 frames = 5.33 ms.
+        #expect(live.setupLines().last == "  latency: MIDI in → sound 1008 frames (21.0 ms: one period + processing + playback)"
+            + "; input → sound 1008 frames (21.0 ms: input delay 256 + processing + playback); input → midi_out 256 frames (5.33 ms)")
         var reconnected = Self.jackStatus()
         reconnected.serverName = nil
         #expect(reconnected.setupLines(isReconnect: true)[0].hasPrefix("Reconnected to JACK server default as \"Prospero-01\""))
@@ -42,10 +48,15 @@ import Testing
         status.playbackLatencyMinimum = 0
         status.playbackLatencyMaximum = 0
         status.processingLatencyFrames = 0
-        #expect(status.setupLines().last == "  playback latency: one period (5.33 ms); outputs not connected to hardware")
+        var lines = status.setupLines()
+        #expect(lines.suffix(2) == ["  playback latency: one period (5.33 ms); outputs not connected to hardware",
+                                    "  latency: MIDI in → sound 256 frames (5.33 ms: one period)"])
         status.playbackLatencyMinimum = 256
         status.playbackLatencyMaximum = 1_024
-        #expect(status.setupLines().last == "  playback latency 256…1024 frames (21.33 ms) from these outputs to the hardware")
+        lines = status.setupLines()
+        // 256 + 1024 = 1280 frames = 26.67 ms.
+        #expect(lines.suffix(2) == ["  playback latency 256…1024 frames (21.33 ms) from these outputs to the hardware",
+                                    "  latency: MIDI in → sound 1280 frames (26.67 ms: one period + playback)"])
     }
 
     @Test func counterLines() {
