@@ -38,9 +38,14 @@ with studio_browser(height=1000) as driver:
     wait_for(lambda: by_testid(driver, "select-tone").get_attribute("aria-pressed") == "true", what="tone active")
 
     # Every control has an aria-label and a data-testid.
-    for control in driver.find_elements(By.CSS_SELECTOR, "button, a, input, select"):
-        if not control.get_attribute("aria-label") or not control.get_attribute("data-testid"):
-            fail(f"a control without aria-label or data-testid: {control.get_attribute('outerHTML')[:120]}")
+    # Read in one script: the page re-renders its lists as state arrives, which would make elements
+    # fetched one by one stale.
+    unlabelled = driver.execute_script(
+        "return [...document.querySelectorAll('button, a, input, select')]"
+        ".filter(c => !c.getAttribute('aria-label') || !c.getAttribute('data-testid'))"
+        ".map(c => c.outerHTML.slice(0, 120));")
+    if unlabelled:
+        fail(f"controls without aria-label or data-testid: {unlabelled}")
 
     driver.save_screenshot(screenshot)
     errors = console_errors(driver)
