@@ -88,9 +88,13 @@ with studio_browser() as driver:
     wait_for(lambda: by_testid(driver, "chord-1").get_attribute("aria-pressed") == "true", what="the chord bar")
 
     # Every control has an aria-label and a data-testid.
-    for control in driver.find_elements(By.CSS_SELECTOR, "button, a, input, select"):
-        if not control.get_attribute("aria-label") or not control.get_attribute("data-testid"):
-            fail(f"a control without aria-label or data-testid: {control.get_attribute('outerHTML')[:160]}")
+    # Read in one script, so that a re-render can't make an element stale between two reads.
+    unlabelled = driver.execute_script(
+        "return [...document.querySelectorAll('button, a, input, select')]"
+        ".filter(c => !c.getAttribute('aria-label') || !c.getAttribute('data-testid'))"
+        ".map(c => c.outerHTML.slice(0, 160));")
+    if unlabelled:
+        fail(f"controls without aria-label or data-testid: {unlabelled}")
 
     # No face yet: the waiting overlay. Meters collapsed behind METERS.
     if not by_testid(driver, "waiting-for-face").is_displayed():
