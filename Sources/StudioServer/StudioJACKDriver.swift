@@ -6,16 +6,28 @@ import Synchronization
 /// The studio's sound through JACK: renders the active instrument's engine (one existential call per
 /// period), writes the MIDI it wants to send to `midi_out`, and copies the output into the meter tap.
 /// The engines are fixed at start; `select` switches which one renders with one atomic store.
+/// MIDI arriving at `midi_in` (channel messages, at their frame offsets) goes to the active engine's
+/// `render(frameCount:left:right:midi:)`, so an instrument that plays MIDI (HiSynth) is played by it.
 public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
     public let engines: [any StudioAudioEngine]
     public let tap: StudioMeterTap
     private let active = Atomic<Int>(-1)
+    /// Channel messages of the current period, sized once (further messages in one period are dropped).
+    private let midiEvents: UnsafeMutableBufferPointer<TimedMIDIMessage>
+    /// MIDI-in messages dropped because a period brought more than the buffer holds.
+    public let droppedMIDI = Atomic<Int>(0)
+    public static let maximumMIDIEventsPerPeriod = 512
 
     public init(engines: [any StudioAudioEngine], active: Int?, tap: StudioMeterTap) {
         self.engines = engines
         self.tap = tap
         self.active.store(active ?? -1, ordering: .relaxed)
+        midiEvents = .allocate(capacity: Self.maximumMIDIEventsPerPeriod)
+        let placeholder = TimedMIDIMessage(frameOffset: 0, message: MIDIShortMessage(status: 0x80, data1: 0, data2: 0)!)
+        midiEvents.initialize(repeating: placeholder)
     }
+
+    deinit { midiEvents.deallocate() }
 
     /// Which engine renders (nil: silence). Any thread.
     public func select(_ index: Int?) { active.store(index ?? -1, ordering: .relaxed) }
@@ -30,7 +42,22 @@ public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
         let index = active.load(ordering: .relaxed)
         if index >= 0 && index < engines.count {
             let engine = engines[index]
-            engine.render(frameCount: frameCount, left: left, right: right)
+            var count = 0
+            var dropped = 0
+            for event in midiIn {
+                // Channel messages only (system messages are no instrument's business here).
+                guard event.status >= 0x80, event.status < 0xF0,
+                      let message = MIDIShortMessage(status: event.status, data1: event.data1, data2: event.data2) else { continue }
+                guard count < midiEvents.count else {
+                    dropped += 1
+                    continue
+                }
+                midiEvents[count] = TimedMIDIMessage(frameOffset: min(max(event.frame, 0), max(frameCount - 1, 0)), message: message)
+                count += 1
+            }
+            if dropped > 0 { droppedMIDI.add(dropped, ordering: .relaxed) }
+            engine.render(frameCount: frameCount, left: left, right: right,
+                          midi: UnsafeBufferPointer(start: midiEvents.baseAddress, count: count))
             engine.drainMIDI { status, d1, d2 in _ = midiOut.send(status, d1, d2, atFrame: 0) }
         }
         tap.push(left: left, right: right, frameCount: frameCount)

@@ -67,6 +67,7 @@ extension HiSynthEngine {
 
         // 4. The filter-out gain.
         for k in 0..<n { block[k] *= gainBuffer[k] }
+        filterScope.write(UnsafeBufferPointer(block))
 
         // 5. Effects (stereo from the reverb on), 6. limiter, tap and meters.
         let l = UnsafeMutableBufferPointer(rebasing: left[0..<n])

@@ -31,6 +31,9 @@ public final class HiSynthEngine: AudioEngine {
     public private(set) var settings: HiSynthSettings
     /// The last output samples (left channel), for an oscilloscope on another thread.
     public let scope = SampleRingBuffer(minimumCapacity: HiSynthEngine.scopeCapacity)
+    /// The last samples of the filter-out mixer (mono, after the filters and the amplitude gain, before
+    /// the effects): the original's spectrum tap, for a spectrum display on another thread.
+    public let filterScope = SampleRingBuffer(minimumCapacity: HiSynthEngine.scopeCapacity)
     /// The last 64 note events, for a piano roll on another thread.
     public let noteLog = HiSynthNoteLog(capacity: 64)
     /// Samples rendered since the last reset (the note log's clock).

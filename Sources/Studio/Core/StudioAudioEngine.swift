@@ -1,3 +1,5 @@
+import Ariel
+
 /// What the studio's audio driver renders for the active instrument (a JACK period, a browser block):
 /// the instrument's engine behind Ariel's command ring (`EngineHost`). Control reaches it only by
 /// commands; the UI reads it only by snapshots.
@@ -9,6 +11,10 @@ public protocol StudioAudioEngine: AnyObject, Sendable {
     func prepare(sampleRate: Double, maximumFrames: Int)
     /// Renders `frameCount` frames into `left`/`right` (zeroed on entry; linear amplitude −1…1).
     func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>)
+    /// Renders like ``render(frameCount:left:right:)`` with the channel messages JACK's `midi_in` brought
+    /// this period (sorted by frame offset, offsets inside the period). Default: the MIDI is ignored.
+    func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                midi: UnsafeBufferPointer<TimedMIDIMessage>)
     /// Hands the MIDI this engine wants to send this period (status, data1, data2) to `send`; the JACK
     /// driver writes it to `midi_out` at frame 0. Default: none.
     func drainMIDI(_ send: (UInt8, UInt8, UInt8) -> Void)
@@ -18,5 +24,9 @@ public protocol StudioAudioEngine: AnyObject, Sendable {
 
 extension StudioAudioEngine {
     public func drainMIDI(_ send: (UInt8, UInt8, UInt8) -> Void) {}
+    public func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                       midi: UnsafeBufferPointer<TimedMIDIMessage>) {
+        render(frameCount: frameCount, left: left, right: right)
+    }
     public var processingLatency: Int { 0 }
 }

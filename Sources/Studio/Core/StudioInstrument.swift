@@ -23,6 +23,11 @@ public protocol StudioInstrument: AnyObject {
     func apply(set path: String, value: StudioValue) throws(StudioError) -> [String: StudioValue]
     /// A momentary action (a chord-bar click, mute, learn); returns the changed state members.
     func apply(action path: String, value: StudioValue) throws(StudioError) -> [String: StudioValue]
+    /// The same action with the id of the client that sent it (an instrument that holds something per
+    /// client, as HiSynth's keyboard holds notes, tells them apart). Default: ``apply(action:value:)``.
+    func apply(action path: String, value: StudioValue, client: String) throws(StudioError) -> [String: StudioValue]
+    /// `client`'s socket was lost: end what it holds (its keyboard notes). Default: nothing.
+    func clientLeft(_ client: String, at time: Double) -> [String: StudioValue]
     /// A finger on a pad; default: `unsupported`. `client` tells touches of different pages apart.
     func touch(_ touch: StudioTouch, client: String) throws(StudioError) -> [String: StudioValue]
     /// HUD data for the `frame` message at up to 30 Hz (`now` in seconds, monotonic); nil when nothing changed.
@@ -43,6 +48,10 @@ extension StudioInstrument {
         throw .unsupported("\(Self.id) has no touch pad", ref: "touch")
     }
     public func frameJSON(now: Double) -> [String: StudioValue]? { nil }
+    public func apply(action path: String, value: StudioValue, client: String) throws(StudioError) -> [String: StudioValue] {
+        try apply(action: path, value: value)
+    }
+    public func clientLeft(_ client: String, at time: Double) -> [String: StudioValue] { [:] }
     public func receive(_ frames: [TrackingFrame], at time: Double) {}
     public func advance(to time: Double) {}
 }

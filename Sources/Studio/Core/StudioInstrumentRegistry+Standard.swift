@@ -17,6 +17,11 @@ extension StudioInstrumentRegistry {
 
         // ---
 
+        // HiSynth's rack (hisynth-rack):
+        registry.register(HiSynthStudioInstrument.self) { HiSynthStudioInstrument() }
+
+        // ---
+
         return registry
     }
 }

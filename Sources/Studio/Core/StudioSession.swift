@@ -114,6 +114,10 @@ public final class StudioSession: @unchecked Sendable {
             guard let id = s.connections.removeValue(forKey: connection), var client = s.clients[id], client.connection == connection
             else { return }
             endTouches(of: &client, in: &s, now: now)
+            if let a = s.active {
+                let changes = s.instruments[a].clientLeft(id, at: now)
+                if !changes.isEmpty { broadcast(.changed(instrument: s.instruments[a].id, changes: changes), in: &s) }
+            }
             client.connection = nil
             client.outbox = nil
             client.detachedAt = now
@@ -218,7 +222,7 @@ public final class StudioSession: @unchecked Sendable {
                 if case .set = message {
                     changes = try s.instruments[index].apply(set: path, value: value)
                 } else {
-                    changes = try s.instruments[index].apply(action: path, value: value)
+                    changes = try s.instruments[index].apply(action: path, value: value, client: id)
                 }
                 if !changes.isEmpty { broadcast(.changed(instrument: s.instruments[index].id, changes: changes), in: &s) }
             case .touch(let touch):

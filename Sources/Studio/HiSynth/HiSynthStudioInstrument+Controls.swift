@@ -1,0 +1,78 @@
+import Foundation
+import HiSynth
+
+extension HiSynthStudioInstrument {
+    /// Sets one control (`hisynth.<name>`); returns the changed state members. A refused value changes nothing.
+    public func apply(set path: String, value: StudioValue) throws(StudioError) -> [String: StudioValue] {
+        let name = try Self.control(path)
+        if let control = HiSynthRackControl.byName[name] {
+            var p = preset
+            try control.set(value, in: &p, path: path)
+            return changeSound(to: p)
+        }
+        switch name {
+        case "preset.name":
+            var p = preset
+            p.name = try Self.presetName(value, at: path)
+            return changeSound(to: p)
+        case "octave":
+            let n = try value.number(in: Double(Self.octaves.lowerBound)...Double(Self.octaves.upperBound), at: path)
+            guard n == n.rounded() else { throw .badValue(path, expected: "a whole octave 1…7") }
+            octave = Int(n)
+            return ["octave": .number(n)]
+        case "player.song":
+            let index: Int
+            if let n = value.number {
+                guard n == n.rounded(), n >= 0, Int(n) < songs.count else { throw .outOfRange(path, range: "0…\(songs.count - 1)") }
+                index = Int(n)
+            } else if let title = value.string {
+                guard let i = songs.firstIndex(where: { $0.title == title }) else {
+                    throw .outOfRange(path, range: songs.map(\.title).joined(separator: ", "))
+                }
+                index = i
+            } else {
+                throw .badValue(path, expected: "a song's index or title")
+            }
+            song = index
+            playing = true
+            send(.song(index))
+            return ["song": .number(Double(index)), "playing": .bool(true)]
+        case "player.loop":
+            looping = try value.boolean(at: path)
+            send(.loop(looping))
+            return ["looping": .bool(looping)]
+        case "player.tempo":
+            tempo = try value.number(in: 0.25...4, at: path)
+            send(.tempoScale(tempo))
+            return ["tempo": .number(tempo)]
+        default:
+            throw .unknownControl(path)
+        }
+    }
+
+    /// Makes `p` the sound: the engine gets its settings; the changed members are returned.
+    func changeSound(to p: HiSynthPreset) -> [String: StudioValue] {
+        let before = soundJSON()
+        preset = p
+        sendSettings()
+        return soundJSON().filter { before[$0.key] != $0.value }
+    }
+
+    /// The control name of a `hisynth.<name>` path.
+    static func control(_ path: String) throws(StudioError) -> String {
+        let prefix = id + "."
+        guard path.hasPrefix(prefix), path.count > prefix.count else { throw .unknownControl(path) }
+        return String(path.dropFirst(prefix.count))
+    }
+
+    /// A preset name: a string of 1…24 characters after trimming, no control characters.
+    static func presetName(_ value: StudioValue, at path: String) throws(StudioError) -> String {
+        guard let raw = value.string else { throw .badValue(path, expected: "a preset name") }
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard nameLengths.contains(name.count) else { throw .outOfRange(path, range: "1…24 characters") }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .badValue(path, expected: "a name without control characters")
+        }
+        return name
+    }
+}
