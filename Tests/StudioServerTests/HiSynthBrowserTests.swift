@@ -31,7 +31,7 @@ struct HiSynthBrowserTests {
             Self.docs.appendingPathComponent("hisynth.png").path,
             Self.root.appendingPathComponent("Tests/HiSynthTests/Fixtures/hisynth-factory.jsonl").path,
             Self.root.appendingPathComponent("examples/hisynth/prospero-tempo-study.mid").path,
-        ], timeout: 150)
+        ], timeout: 240)
         #expect(result.status == 0, "hisynth_rack.py: \(result.output)")
     }
 }

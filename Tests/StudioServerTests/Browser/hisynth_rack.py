@@ -236,10 +236,11 @@ try:
         def centre(testid):
             r = driver.execute_script(f"const r = document.querySelector('[data-testid=\"{testid}\"]').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height * 0.85];")
             return r
+        driver.execute_script("document.querySelector('[data-testid=\"hisynth-keyboard\"]').scrollIntoView({block: 'center'})")
         (x1, y1), (x2, y2) = centre("hisynth-key-4"), centre("hisynth-key-7")
         touch = lambda kind, pts: driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": pts})
         touch("touchStart", [{"x": x1, "y": y1, "id": 1}, {"x": x2, "y": y2, "id": 2}])
-        wait_for(lambda: js("frame.held") == [40, 43], what="two fingers hold 40 and 43")
+        wait_for(lambda: js("frame.held") == [40, 43], what=f"two fingers hold 40 and 43 (held {js('frame.held')})")
         touch("touchEnd", [])
         wait_for(lambda: js("frame.held") == [], what="the fingers lift")
 
@@ -252,15 +253,19 @@ try:
                 notes.append((message.note, now_s))
         titles = [s["title"] for s in js("state.songs")]
         Select(by_testid(driver, "hisynth-song-list")).select_by_value(str(titles.index("Tempo Study")))
-        wait_for(lambda: js("frame.player.playing") and js("frame.player.position") > 2.5, timeout=8, what="the song playing 2.5 s in")
+        deadline = time.monotonic() + 40   # the dummy JACK server runs slower than real time on a loaded machine
+        while not (js("frame.player.playing") and js("frame.player.position") > 2.5):
+            if time.monotonic() > deadline:
+                fail(f"the song is not playing 2.5 s in: frame {js('frame.player')}, state song {js('state.song')} playing {js('state.playing')}")
+            time.sleep(0.05)
         frame = js("frame")
         position, bars = frame["player"]["position"], frame["roll"]
         # (Bars that began before the song, from the keys played above, are not the song's.)
         bars = [b for b in bars if b[1] < position - 0.05]
         if len(bars) < 6:
             fail(f"the roll shows {len(bars)} bars of the song")
-        for note, start, end, held in bars:
-            t = position - start
+        for note, began, _, _ in bars:
+            t = position - began
             if not any(n == note and abs(s - t) < 0.03 for n, s in notes):
                 fail(f"roll bar: note {note} at {t:.3f} s is not a note of the song")
         lit = driver.execute_script("""const c = document.querySelector('[data-testid="hisynth-roll"]');
@@ -271,7 +276,11 @@ try:
         time.sleep(0.5)
         for attempt in range(3):
             try:
-                shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
+                # The whole page: every panel of the rack.
+                width, height = driver.execute_script("return [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+                shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+                    "format": "png", "captureBeyondViewport": True,
+                    "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
                 with open(screenshot, "wb") as f:
                     f.write(base64.b64decode(shot["data"]))
                 break
