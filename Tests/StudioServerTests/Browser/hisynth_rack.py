@@ -207,7 +207,9 @@ try:
 
         centres = js("state.spectrumBands")
 
-        def spectrum(settle=0.4):
+        def spectrum(cutoff, settle=0.5):
+            # The engine runs the new cutoff (the frame's live cutoff), then its 2048-sample window fills.
+            wait_for(lambda: abs(js("frame.cutoffs.low") / cutoff - 1) < 0.02, timeout=10, what=f"the engine at cutoff {cutoff}")
             time.sleep(settle)
             total = None
             for _ in range(6):
@@ -218,12 +220,12 @@ try:
 
         slide("hisynth-lp-cutoff", 1)
         wait_for(lambda: js("state['lp.cutoff']") > 22000, what="the LP open")
-        open_ = spectrum()
+        open_ = spectrum(22048)
         points = []
         for cutoff in [2000, 5000]:
             slide("hisynth-lp-cutoff", math.log(cutoff / 10) / math.log(22050 / 10))
             wait_for(lambda: abs(js("state['lp.cutoff']") / cutoff - 1) < 0.01, what=f"LP cutoff {cutoff}")
-            measured = minus3([a - b for a, b in zip(spectrum(), open_)], centres)
+            measured = minus3([a - b for a, b in zip(spectrum(js("state['lp.cutoff']")), open_)], centres)
             if measured is None or abs(measured / cutoff - 1) > 0.15:
                 fail(f"LP cutoff {cutoff} Hz: the spectrum's −3 dB point is at {measured} Hz")
             points.append(measured)
