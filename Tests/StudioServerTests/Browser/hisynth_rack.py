@@ -305,7 +305,7 @@ try:
         errors = console_errors(driver)
         if errors:
             fail(f"console errors: {errors}")
-    print("ok")
+    print(f"ok: spectrum −3 dB points {[round(p) for p in points]} Hz for LP cutoffs ≈2000/5000 Hz")
 finally:
     if studio is not None:
         stop(studio, signal.SIGINT)
