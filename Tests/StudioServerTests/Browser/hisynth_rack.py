@@ -101,6 +101,7 @@ try:
     base = url.split("?")[0].rstrip("/")
 
     with studio_browser(width=1400, height=1000) as driver:
+        driver.set_page_load_timeout(60)   # a loaded 2-core machine can take its renderer past 20 s
         driver.get(base + "/hisynth/")
         wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="the connection")
         # The welcome window opens at launch.
