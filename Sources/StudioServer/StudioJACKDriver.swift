@@ -30,8 +30,17 @@ public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
         let index = active.load(ordering: .relaxed)
         if index >= 0 && index < engines.count {
             let engine = engines[index]
-            engine.render(frameCount: frameCount, left: left, right: right)
-            engine.drainMIDI { status, d1, d2 in _ = midiOut.send(status, d1, d2, atFrame: 0) }
+            // The period's start frame places what was sent with a due frame (studio touches: arrival + --input-delay).
+            let start = midiIn.periodStartFrame
+            engine.render(frameCount: frameCount, left: left, right: right, blockStart: start)
+            engine.drainMIDI(blockStart: start, frameCount: frameCount) { status, d1, d2, at in
+                // Program change and channel pressure carry one data byte.
+                switch MIDIShortMessage.dataByteCount(forStatus: status) {
+                case 2: _ = midiOut.send(status, d1, d2, atFrame: at)
+                case 1: _ = midiOut.send(status, d1, atFrame: at)
+                default: _ = midiOut.send(status, atFrame: at)
+                }
+            }
         }
         tap.push(left: left, right: right, frameCount: frameCount)
     }
