@@ -71,6 +71,8 @@ struct StudioLoadTests {
         let latencies = Latencies()
         let received = (0..<Self.clients).map { _ in Counter() }
         let refused = Counter()
+        /// When the last `set` left (ms since start): messages in per second are counted over the sending time.
+        let lastSend = Atomic<Int>(0)
         let perClient = Int(Self.seconds * Self.rate)
         let expected = perClient * Self.clients
         let done = DispatchGroup()
@@ -102,6 +104,7 @@ struct StudioLoadTests {
                     sent.times.withLock { $0[k % 900] = Date().timeIntervalSince(start) }
                     socket.sendText(#"{"type":"set","path":"tone.frequency","value":\#(value)}"#)
                 }
+                lastSend.max(Int(Date().timeIntervalSince(start) * 1000), ordering: .relaxed)
             }
         }
         // Memory sampled while it runs (flat: the peak, not only the end).
@@ -123,7 +126,7 @@ struct StudioLoadTests {
         print(String(format: "studio load: %d clients, %.0f msg/s in (%.0f/s each), %.0f changes/s out, %.0f s: "
                      + "set → changed median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; lost %d, refused %d; "
                      + "server CPU %.0f %% of a core, RSS %.1f → %.1f MB (peak %.1f MB)",
-                     Self.clients, Double(expected) / wall, Self.rate, Double(delivered) / wall, Self.seconds,
+                     Self.clients, Double(expected) / max(0.001, Double(lastSend.load(ordering: .relaxed)) / 1000), Self.rate, Double(delivered) / wall, Self.seconds,
                      ms(0.5), ms(0.9), ms(0.99), (sorted.last ?? .nan) * 1000, lost, refused.value.load(ordering: .relaxed),
                      (after.cpu - before.cpu) / wall * 100, Double(before.rss) / 1_048_576, Double(after.rss) / 1_048_576,
                      Double(peakRSS) / 1_048_576))
