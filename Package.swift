@@ -130,7 +130,7 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .target(name: "AllocationCounting", dependencies: ["CAllocationCounter"], path: "Tests/AllocationCounting"),
         // Test-only: seeded random numbers and peer gating shared by every test target.
-        .target(name: "ProsperoTestSupport", path: "Tests/TestSupport"),
+        .target(name: "ProsperoTestSupport", dependencies: ["Ariel", "Touchstone"], path: "Tests/TestSupport"),
 
         .testTarget(name: "HoratioTests", dependencies: ["Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone", "AllocationCounting", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),

@@ -7,7 +7,7 @@ import Synchronization
 /// period), writes the MIDI it wants to send to `midi_out`, and copies the output into the meter tap.
 /// The engines are fixed at start; `select` switches which one renders with one atomic store.
 /// MIDI arriving at `midi_in` (channel messages, at their frame offsets) goes to the active engine's
-/// `render(frameCount:left:right:midi:)`, so an instrument that plays MIDI (HiSynth) is played by it.
+/// `render(frameCount:left:right:midi:blockStart:)`, so an instrument that plays MIDI (HiSynth) is played by it.
 public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
     public let engines: [any StudioAudioEngine]
     public let tap: StudioMeterTap
@@ -56,9 +56,18 @@ public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
                 count += 1
             }
             if dropped > 0 { droppedMIDI.add(dropped, ordering: .relaxed) }
+            // The period's start frame places what was sent with a due frame (studio touches: arrival + --input-delay).
+            let start = midiIn.periodStartFrame
             engine.render(frameCount: frameCount, left: left, right: right,
-                          midi: UnsafeBufferPointer(start: midiEvents.baseAddress, count: count))
-            engine.drainMIDI { status, d1, d2 in _ = midiOut.send(status, d1, d2, atFrame: 0) }
+                          midi: UnsafeBufferPointer(start: midiEvents.baseAddress, count: count), blockStart: start)
+            engine.drainMIDI(blockStart: start, frameCount: frameCount) { status, d1, d2, at in
+                // Program change and channel pressure carry one data byte.
+                switch MIDIShortMessage.dataByteCount(forStatus: status) {
+                case 2: _ = midiOut.send(status, d1, d2, atFrame: at)
+                case 1: _ = midiOut.send(status, d1, atFrame: at)
+                default: _ = midiOut.send(status, atFrame: at)
+                }
+            }
         }
         tap.push(left: left, right: right, frameCount: frameCount)
     }

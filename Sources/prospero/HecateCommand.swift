@@ -213,7 +213,7 @@ struct HecateSoundOptions: ParsableArguments {
     @Option(help: "Chord (I, ii, iii, IV, V, vi, vii°) or a sequence with start times in seconds: I@0,IV@8,V@16.")
     var chord: String = "I"
 
-    @Option(help: "Sound pack: cathedral, coven, or a pack JSON file.")
+    @Option(help: "Sound pack: cathedral, coven, a user pack id (a *.json in $XDG_CONFIG_HOME/prospero/packs), or a pack JSON file.")
     var pack: String = "cathedral"
 
     @Option(help: "Tempo in BPM (20…300) for the arpeggiator and tremolo.")
@@ -301,7 +301,10 @@ struct HecateSoundOptions: ParsableArguments {
         if let builtIn = SoundPack.builtIn.first(where: { $0.id == name.lowercased() }) { return builtIn }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: name)) } catch {
-            throw ValidationError("--pack '\(name)' is neither cathedral, coven nor a readable pack file")
+            // A user pack by id, from the directory `prospero studio` lists too.
+            let user = HecateUserPackFiles.library()
+            if let pack = user.library.pack(id: name) { return pack }
+            throw ValidationError("--pack '\(name)' is neither cathedral, coven, a pack id in \(user.directory ?? "~/.config/prospero/packs") nor a readable pack file")
         }
         do { return try SoundPack(json: data) } catch { throw ValidationError("pack '\(name)': \(error)") }
     }

@@ -22,30 +22,13 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Synth")
     var bend: SynthBendRangeArguments
 
-    @Option(name: .customLong("sample-rate"), help: "Sample rate in Hz (8000…192000).")
-    var sampleRate: Int = 48_000
-
-    @Option(name: .customLong("block-size"), help: "Frames per block (16…4096).")
-    var blockSize: Int = 256
-
-    @Option(help: "Sample format: pcm16, pcm24, float32.")
-    var format: String = WAVSampleFormat.pcm24.rawValue
-
-    @Option(help: "Longest tail after the last event, in seconds (0…120); stops early at silence.")
-    var tail: Double = 4
+    @OptionGroup(title: "Output")
+    var render: OfflineRenderArguments
 
     @Option(name: .customLong("max-duration"), help: "Longest song rendered, in seconds (default 14400: 4 hours); a longer one is refused before rendering.")
     var maxDuration: Double = OfflineRenderOptions.defaultMaximumSeconds
 
-    @Option(help: "Also draw the render (waveform, spectrogram, piano roll) to this .png or .svg file.")
-    var plot: String?
-
     func validate() throws {
-        try AudioPicture.validate(plot: plot)
-        guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000, got \(sampleRate)") }
-        guard (16...4096).contains(blockSize) else { throw ValidationError("--block-size must be 16…4096, got \(blockSize)") }
-        guard WAVSampleFormat(rawValue: format) != nil else { throw ValidationError("unknown --format '\(format)'; choose pcm16, pcm24 or float32") }
-        guard tail.isFinite, (0...120).contains(tail) else { throw ValidationError("--tail must be 0…120 seconds, got \(tail)") }
         guard maxDuration.isFinite, maxDuration > 0 else { throw ValidationError("--max-duration must be a positive number of seconds, got \(maxDuration)") }
     }
 
@@ -58,9 +41,7 @@ struct RenderCommand: ParsableCommand {
             FileHandle.standardError.write(Data("error: cannot read \(song): \(error.localizedDescription)\n".utf8))
             throw ExitCode.failure
         }
-        let options = OfflineRenderOptions(
-            sampleRate: Double(sampleRate), blockSize: blockSize, format: WAVSampleFormat(rawValue: format)!,
-            tailSeconds: tail, maximumSeconds: maxDuration)
+        let options = render.options(defaultRate: 48_000, maximumSeconds: maxDuration)
         let showProgress = isatty(STDERR_FILENO) != 0
         var progress: ((Double) -> Void)?
         if showProgress { progress = { Self.drawProgress($0) } }
@@ -90,9 +71,9 @@ struct RenderCommand: ParsableCommand {
 
     /// Prints the loudness of the file written (read back in blocks) and draws its picture when `--plot` asks.
     func reportAndPlot(song: [UInt8]) throws {
-        let analyzer = try AudioPicture.analyze(file: output, picture: plot != nil).analyzer
+        let analyzer = try AudioPicture.analyze(file: output, picture: render.plot != nil).analyzer
         print(AudioPicture.loudnessLine(analyzer.report))
-        if let plot {
+        if let plot = render.plot {
             let name = URL(fileURLWithPath: self.song).lastPathComponent
             var picture = RenderPlot.programme(title: "RENDER \(name)", analyzer: analyzer, width: AudioPicture.width)
             if let file = try? MIDIFile(decoding: song) { picture.addPianoRoll(PianoRoll(file: file)) }

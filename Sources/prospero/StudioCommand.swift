@@ -50,6 +50,8 @@ struct StudioCommand: ParsableCommand {
 
     @OptionGroup(title: "JACK") var live: LiveSessionArguments
 
+    @OptionGroup(title: "Live input") var timing: InputDelayArguments
+
     enum AudioMode: String { case auto, jack, browser, none }
 
     func validate() throws {
@@ -77,7 +79,14 @@ struct StudioCommand: ParsableCommand {
     func run() throws {
         let stop = LiveCommand.begin(duration: live.duration)
         let session: StudioSession
-        do { session = try StudioSession(registry: .standard()) } catch { throw ValidationError("an instrument could not start: \(error)") }
+        // Hecate's user packs: the same directory and validation as `prospero hecate --pack ID`.
+        let packs = HecateUserPackFiles.library()
+        for problem in packs.problems { StandardOutput.line("studio: hecate pack \(problem)") }
+        // Touches are due on JACK's clock at their arrival plus --input-delay, as the live commands' input.
+        let inputClock = try timing.clock()
+        do { session = try StudioSession(registry: .standard(hecatePacks: packs.library, frameClock: inputClock)) } catch {
+            throw ValidationError("an instrument could not start: \(error)")
+        }
 
         var options = StudioServerOptions()
         options.host = host
@@ -142,6 +151,7 @@ struct StudioCommand: ParsableCommand {
 
         if let driver {
             let jackSession = LiveSession(handler: driver, options: live.options, stop: stop, log: { StandardOutput.line($0) })
+            jackSession.inputClock = inputClock
             jackSession.beforeFinalPeriod = { session.finish(at: MonotonicClock.now()) }
             let updater = Thread {
                 while stop.wait(timeout: .milliseconds(500)) == nil {

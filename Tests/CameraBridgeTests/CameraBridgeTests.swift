@@ -47,22 +47,10 @@ struct CameraBridgeTests {
     struct Run { var status: Int32; var out: String; var err: String }
 
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["PROSPERO_CAMERA_VENV"] = venv.path
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errReader = PipeDrain.reading(err)
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-                   err: String(decoding: errReader.wait(), as: UTF8.self))
+        var env = environment
+        env["PROSPERO_CAMERA_VENV"] = env["PROSPERO_CAMERA_VENV"] ?? venv.path
+        let r = try CLIProcess.run(URL(fileURLWithPath: executable), arguments, environment: env)
+        return Run(status: r.status, out: r.output, err: r.error)
     }
 
     static func camera(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
@@ -233,21 +221,9 @@ struct CameraBridgeTests {
         let photo = try #require(Self.astronaut)
         let take = dir.appendingPathComponent("osc.jsonl").path
         // The recorder listens on an ephemeral port, named in its banner.
-        let recorder = Process()
-        recorder.executableURL = try #require(Self.binary)
-        recorder.arguments = ["osc", "record", take, "--port", "0", "--duration", "60"]
-        let out = Pipe()
-        recorder.standardOutput = out
-        recorder.standardError = FileHandle.nullDevice
-        try recorder.run()
+        let (recorder, banner, out) = try CLIProcess.startWithBanner(try #require(Self.binary), ["osc", "record", take, "--port", "0", "--duration", "60"])
         defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
-        var banner = ""
-        while !banner.contains("\n") {
-            let data = out.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            banner += String(decoding: data, as: UTF8.self)
-        }
-        let port = try #require(banner.split(separator: "127.0.0.1:").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(banner)")
+        let port = try #require(CLIProcess.loopbackPort(in: banner), "\(banner)")
         let sent = try Self.camera(["--face", "--image", photo, "--once", "--port", "\(port)"])
         #expect(sent.status == 0, "\(sent.err)")
         usleep(500_000)  // the recorder writes its lines a quarter of a second at a time

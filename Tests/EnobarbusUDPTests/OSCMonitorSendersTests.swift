@@ -9,20 +9,8 @@ import Testing
     /// Starts `prospero ARGS --port 0`, returns the process, its output pipe and the port from its banner.
     static func start(_ arguments: [String]) throws -> (Process, Pipe, Int) {
         let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable (swift build)")
-        let process = Process()
-        process.executableURL = prospero
-        process.arguments = arguments + ["--port", "0"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var banner = ""
-        while !banner.contains("\n") {
-            let data = out.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            banner += String(decoding: data, as: UTF8.self)
-        }
-        let port = try #require(banner.split(separator: "127.0.0.1:").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(banner)")
+        let (process, banner, out) = try CLIProcess.startWithBanner(prospero, arguments + ["--port", "0"])
+        let port = try #require(CLIProcess.loopbackPort(in: banner), "\(banner)")
         return (process, out, port)
     }
 

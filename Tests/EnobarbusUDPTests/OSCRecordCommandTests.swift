@@ -33,23 +33,11 @@ import Testing
         try TestPeers.require(Peers.pythonOSC, "python-osc (pip install python-osc)")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("osc-record-\(getpid()).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
-        let recorder = Process()
-        recorder.executableURL = prospero
         // The recorder stops itself after 14 s (the sender takes 10 s); killed by pid if it is late.
-        recorder.arguments = ["osc", "record", file.path, "--port", "0", "--duration", "14"]
-        let out = Pipe()
-        recorder.standardOutput = out
-        recorder.standardError = FileHandle.nullDevice
-        try recorder.run()
-        defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
         // The banner names the port bound: "prospero osc record FILE on udp 127.0.0.1:PORT (…)".
-        var banner = ""
-        while !banner.contains("\n") {
-            let data = out.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            banner += String(decoding: data, as: UTF8.self)
-        }
-        let port = try #require(banner.split(separator: "127.0.0.1:").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(banner)")
+        let (recorder, banner, out) = try CLIProcess.startWithBanner(prospero, ["osc", "record", file.path, "--port", "0", "--duration", "14"])
+        defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
+        let port = try #require(CLIProcess.loopbackPort(in: banner), "\(banner)")
 
         let sent = try await Peers.run(python3, ["-c", Self.faceCapSender, "\(port)"], timeout: 40)
         #expect(sent.status == 0, "\(sent.output)")

@@ -3,6 +3,7 @@ import Enobarbus
 import Foundation
 import Games
 import Haptics
+import ProsperoTestSupport
 import Testing
 
 /// `prospero haptics …` and `prospero game simulate` as a user runs them.
@@ -15,20 +16,9 @@ import Testing
         return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    static func run(_ arguments: [String]) throws -> CLIProcess.Result {
         let prospero = try #require(Self.prospero, "prospero is built next to the test bundle (swift build first)")
-        let process = Process()
-        process.executableURL = prospero
-        process.arguments = arguments
-        process.currentDirectoryURL = repository
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+        return try CLIProcess.run(prospero, arguments, directory: repository)
     }
 
     static func temporary(_ name: String) -> String {

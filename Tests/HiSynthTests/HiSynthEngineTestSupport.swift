@@ -1,6 +1,7 @@
 import Ariel
 import Foundation
 import HiSynth
+import ProsperoTestSupport
 import Touchstone
 
 /// Rendering and measuring helpers for the HiSynth engine tests (expected values come from the spec's
@@ -27,61 +28,19 @@ enum HiSynthRig {
         _ commands: [(Double, HiSynthEngine.Command)]
     ) -> (left: [Float], right: [Float], engine: HiSynthEngine) {
         let engine = HiSynthEngine(settings: settings)
-        let host = EngineHost(engine: engine, spec: ProcessSpec(sampleRate: sampleRate, maximumBlockSize: block, channelCount: 2))
-        let total = Int(seconds * sampleRate)
-        var left = [Float](repeating: 0, count: total)
-        var right = [Float](repeating: 0, count: total)
-        let scheduled = commands.map { (Int(($0.0 * sampleRate).rounded()), $0.1) }.sorted { $0.0 < $1.0 }
-        var next = 0
-        var position = 0
-        left.withUnsafeMutableBufferPointer { l in
-            right.withUnsafeMutableBufferPointer { r in
-                while position < total {
-                    while next < scheduled.count && scheduled[next].0 <= position {
-                        host.send(scheduled[next].1)
-                        next += 1
-                    }
-                    var end = min(total, position + block)
-                    if next < scheduled.count { end = min(end, max(position + 1, scheduled[next].0)) }
-                    host.process(
-                        left: UnsafeMutableBufferPointer(rebasing: l[position..<end]),
-                        right: UnsafeMutableBufferPointer(rebasing: r[position..<end]))
-                    position = end
-                }
-            }
-        }
+        let (left, right) = EngineRender.render(engine, seconds: seconds, sampleRate: sampleRate, block: block, commands: commands)
         return (left, right, engine)
     }
 
     /// Amplitude of the component at `frequency` in `signal[range]` (Goertzel, Hann window); a sine of
     /// amplitude a reads a.
     static func tone(_ signal: [Float], _ frequency: Double, _ range: Range<Int>, sampleRate: Double = sampleRate) -> Double {
-        let n = range.count
-        let w = 2 * Double.pi * frequency / sampleRate
-        let coeff = 2 * cos(w)
-        var s1 = 0.0, s2 = 0.0, windowSum = 0.0
-        for (k, i) in range.enumerated() {
-            let hann = 0.5 - 0.5 * cos(2 * Double.pi * Double(k) / Double(n - 1))
-            windowSum += hann
-            let s0 = Double(signal[i]) * hann + coeff * s1 - s2
-            s2 = s1
-            s1 = s0
-        }
-        let power = max(0, s1 * s1 + s2 * s2 - coeff * s1 * s2)
-        return 2 * power.squareRoot() / windowSum
+        SignalMeasure.toneAmplitude(signal, at: frequency, in: range, sampleRate: sampleRate)
     }
 
-    static func rms(_ signal: [Float], _ range: Range<Int>) -> Double {
-        var sum = 0.0
-        for i in range { sum += Double(signal[i]) * Double(signal[i]) }
-        return (sum / Double(max(range.count, 1))).squareRoot()
-    }
+    static func rms(_ signal: [Float], _ range: Range<Int>) -> Double { SignalMeasure.rms(signal, range) }
 
-    static func peak(_ signal: [Float], _ range: Range<Int>) -> Float {
-        var p: Float = 0
-        for i in range { p = max(p, abs(signal[i])) }
-        return p
-    }
+    static func peak(_ signal: [Float], _ range: Range<Int>) -> Float { SignalMeasure.peak(signal, range) }
 
     /// Times (in samples, fractional) of the rising zero crossings in `signal[range]`.
     static func risingCrossings(_ signal: [Float], _ range: Range<Int>) -> [Double] {

@@ -9,20 +9,9 @@ import Testing
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    static func run(_ arguments: [String]) throws -> CLIProcess.Result {
         let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable (swift build)")
-        let process = Process()
-        process.executableURL = prospero
-        process.arguments = arguments
-        process.currentDirectoryURL = repository
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+        return try CLIProcess.run(prospero, arguments, directory: repository)
     }
 
     static func render(_ options: [String]) throws -> [Float] {

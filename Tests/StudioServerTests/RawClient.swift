@@ -50,10 +50,17 @@ final class RawClient: @unchecked Sendable {
         return true
     }
 
+    /// Bytes of `buffer` already taken (compacted once they pass half of it, so a busy reader does not
+    /// shift the whole buffer for every small frame).
+    private var taken = 0
+
     private func take(_ count: Int) -> [UInt8]? {
-        while buffer.count < count { if !fill() { return nil } }
-        defer { buffer.removeFirst(count) }
-        return Array(buffer[0..<count])
+        while buffer.count - taken < count { if !fill() { return nil } }
+        defer {
+            taken += count
+            if taken >= 32_768 && taken * 2 >= buffer.count { buffer.removeFirst(taken); taken = 0 }
+        }
+        return Array(buffer[taken..<(taken + count)])
     }
 
     struct HTTPResponse {
@@ -77,6 +84,7 @@ final class RawClient: @unchecked Sendable {
         write(Array(text.utf8))
         let end: [UInt8] = [13, 10, 13, 10]
         while true {
+            if taken > 0 { buffer.removeFirst(taken); taken = 0 }
             if let range = findSubsequence(end) {
                 let head = String(decoding: buffer[0..<range], as: UTF8.self)
                 buffer.removeFirst(range + 4)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ProsperoTestSupport
+import Studio
 import Testing
 
 /// The studio's pages in real headless Chromium (Debian's chromium and chromedriver, Selenium from PyPI),
@@ -50,6 +51,15 @@ struct StudioBrowserTests {
         let state = studio.session.withInstrument("tone") { $0.stateJSON() }
         #expect(state?["on"] == .bool(true) && state?["frequency"] == .number(1000) && state?["level"] == .number(-18))
         #expect(state?["touching"] == .bool(false))
+    }
+
+    @Test("every screen's help overlay opens from its button and the ? key, lists its controls, closes with Escape",
+          .enabled(if: TestPeers.enabled(available)))
+    func helpOverlays() async throws {
+        try Self.requirePeers()
+        let studio = try StudioTestServer(instruments: [StudioToneInstrument(), HecateStudioInstrument(), try HandsStudioInstrument()])
+        defer { studio.stop() }
+        try await Self.run("core_help.py", ["http://127.0.0.1:\(studio.port)/"])
     }
 
     @Test("a page that loses the server shows it and reconnects when the server is back", .enabled(if: TestPeers.enabled(available)))

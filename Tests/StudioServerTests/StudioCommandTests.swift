@@ -7,13 +7,15 @@ import Testing
 @Suite("prospero studio", .serialized)
 struct StudioCommandTests {
     /// Starts `prospero studio` with `arguments`; returns the process, its output file and the URL it printed.
-    static func start(_ arguments: [String]) throws -> (Process, URL, String) {
+    /// `environment` replaces the inherited one when given.
+    static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> (Process, URL, String) {
         let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable (swift build)")
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("studio-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = prospero
         process.arguments = ["studio"] + arguments
+        if let environment { process.environment = environment }
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
@@ -77,5 +79,51 @@ struct StudioCommandTests {
             let result = try TestPeers.runBlocking(prospero.path, ["studio"] + arguments, timeout: 30)
             #expect(result.status != 0 && result.output.contains(message), "\(arguments): \(result.output)")
         }
+    }
+
+    @Test("Hecate offers the user's pack files from $XDG_CONFIG_HOME/prospero/packs by id; bad files are named and skipped")
+    func hecateUserPacks() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("studio-packs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config) }
+        let packs = config.appendingPathComponent("prospero/packs")
+        try FileManager.default.createDirectory(at: packs, withIntermediateDirectories: true)
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/soundPack")
+        // A valid pack (id "user-pack"), one with a field out of range, one that is not JSON, one that
+        // reuses a built-in's id, and a file that is not *.json (not read).
+        try FileManager.default.copyItem(at: corpus.appendingPathComponent("valid.json"), to: packs.appendingPathComponent("mine.json"))
+        try FileManager.default.copyItem(at: corpus.appendingPathComponent("out-of-range.json"), to: packs.appendingPathComponent("range.json"))
+        try Data("{not json".utf8).write(to: packs.appendingPathComponent("broken.json"))
+        let valid = try String(contentsOf: corpus.appendingPathComponent("valid.json"), encoding: .utf8)
+        try Data(valid.replacingOccurrences(of: "\"user-pack\"", with: "\"cathedral\"").utf8).write(to: packs.appendingPathComponent("taken.json"))
+        try Data(valid.replacingOccurrences(of: "\"user-pack\"", with: "\"hidden\"").utf8).write(to: packs.appendingPathComponent("notes.txt"))
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = config.path
+        let (process, log, url) = try Self.start(["--port", "0", "--osc-port", "0", "--audio", "none"], environment: environment)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let port = port(of: url)
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        for file in ["range.json", "broken.json", "taken.json"] {
+            #expect(output.contains("studio: hecate pack \(file):"), "\(file) not reported: \(output)")
+        }
+        #expect(!output.contains("mine.json") && !output.contains("notes.txt"), "\(output)")
+
+        let socket = try RawClient(port: port)
+        #expect(try socket.upgrade(host: "127.0.0.1:\(port)", origin: "http://127.0.0.1:\(port)").status == 101)
+        socket.sendText(#"{"type":"hello","client":null,"subscribe":["state"]}"#)
+        socket.sendText(#"{"type":"select","instrument":"hecate"}"#)
+        let state = socket.readJSON { $0["type"] as? String == "state" && $0["instrument"] as? String == "hecate" }
+        let list = ((state?["state"] as? [String: Any])?["packs"] as? [[String: Any]]) ?? []
+        // The page sees ids and names only: no path.
+        #expect(list.map { $0["id"] as? String } == ["cathedral", "coven", "user-pack"], "\(list)")
+        #expect(list.last?["builtIn"] as? Bool == false && list.last?["name"] as? String == "User")
+        #expect(!"\(list)".contains(config.path))
+        socket.sendText(#"{"type":"set","path":"hecate.pack","value":"user-pack"}"#)
+        let changed = socket.readJSON { $0["type"] as? String == "changed" || $0["type"] as? String == "error" }
+        #expect((changed?["changes"] as? [String: Any])?["pack"] as? String == "user-pack", "\(String(describing: changed))")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 }

@@ -3,7 +3,8 @@ import LiveHost
 import Studio
 import StudioServer
 
-/// A studio served in-process on a free loopback port with the test tone, stopped by `stop()`.
+/// A studio served in-process on a free loopback port (with the test tone unless `instruments` says
+/// otherwise), stopped by `stop()`.
 final class StudioTestServer: @unchecked Sendable {
     let server: StudioServer
     let session: StudioSession
@@ -11,8 +12,9 @@ final class StudioTestServer: @unchecked Sendable {
     let finished = LiveStop()
     let port: Int
 
-    init(token: String? = nil, configure: (inout StudioServerOptions) -> Void = { _ in }) throws {
-        session = StudioSession(instruments: [StudioToneInstrument()])
+    init(instruments: [any StudioInstrument] = [StudioToneInstrument()], token: String? = nil,
+         configure: (inout StudioServerOptions) -> Void = { _ in }) throws {
+        session = StudioSession(instruments: instruments)
         var options = StudioServerOptions()
         options.port = 0
         options.token = token

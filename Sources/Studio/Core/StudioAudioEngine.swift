@@ -11,13 +11,17 @@ public protocol StudioAudioEngine: AnyObject, Sendable {
     func prepare(sampleRate: Double, maximumFrames: Int)
     /// Renders `frameCount` frames into `left`/`right` (zeroed on entry; linear amplitude −1…1).
     func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>)
-    /// Renders like ``render(frameCount:left:right:)`` with the channel messages JACK's `midi_in` brought
-    /// this period (sorted by frame offset, offsets inside the period). Default: the MIDI is ignored.
+    /// Renders a period with the channel messages JACK's `midi_in` brought (sorted by frame offset, offsets
+    /// inside the period), starting at audio frame time `blockStart` (JACK's frame clock; nil outside JACK),
+    /// so that commands sent with a due frame play at their sample. Default: `render` above, MIDI ignored.
     func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
-                midi: UnsafeBufferPointer<TimedMIDIMessage>)
+                midi: UnsafeBufferPointer<TimedMIDIMessage>, blockStart: UInt32?)
     /// Hands the MIDI this engine wants to send this period (status, data1, data2) to `send`; the JACK
     /// driver writes it to `midi_out` at frame 0. Default: none.
     func drainMIDI(_ send: (UInt8, UInt8, UInt8) -> Void)
+    /// The MIDI due in the period of `frameCount` frames starting at frame time `blockStart`, each with its
+    /// frame offset in the period (non-decreasing); the rest waits. Default: `drainMIDI` above, at offset 0.
+    func drainMIDI(blockStart: UInt32?, frameCount: Int, _ send: (UInt8, UInt8, UInt8, Int) -> Void)
     /// Frames the output lags beyond the period (a limiter's look-ahead); default 0.
     var processingLatency: Int { get }
 }
@@ -25,8 +29,11 @@ public protocol StudioAudioEngine: AnyObject, Sendable {
 extension StudioAudioEngine {
     public func drainMIDI(_ send: (UInt8, UInt8, UInt8) -> Void) {}
     public func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
-                       midi: UnsafeBufferPointer<TimedMIDIMessage>) {
+                       midi: UnsafeBufferPointer<TimedMIDIMessage>, blockStart: UInt32?) {
         render(frameCount: frameCount, left: left, right: right)
+    }
+    public func drainMIDI(blockStart: UInt32?, frameCount: Int, _ send: (UInt8, UInt8, UInt8, Int) -> Void) {
+        drainMIDI { send($0, $1, $2, 0) }
     }
     public var processingLatency: Int { 0 }
 }

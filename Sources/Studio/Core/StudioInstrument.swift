@@ -30,6 +30,9 @@ public protocol StudioInstrument: AnyObject {
     func clientLeft(_ client: String, at time: Double) -> [String: StudioValue]
     /// A finger on a pad; default: `unsupported`. `client` tells touches of different pages apart.
     func touch(_ touch: StudioTouch, client: String) throws(StudioError) -> [String: StudioValue]
+    /// A finger on a pad that arrived at `time` (monotonic seconds, when the server read it), so that its
+    /// sound can be due a fixed latency after its arrival. Default: `touch(_:client:)`.
+    func touch(_ touch: StudioTouch, client: String, at time: Double) throws(StudioError) -> [String: StudioValue]
     /// HUD data for the `frame` message at up to 30 Hz (`now` in seconds, monotonic); nil when nothing changed.
     func frameJSON(now: Double) -> [String: StudioValue]?
 
@@ -46,6 +49,9 @@ extension StudioInstrument {
     public var summary: String { "" }
     public func touch(_ touch: StudioTouch, client: String) throws(StudioError) -> [String: StudioValue] {
         throw .unsupported("\(Self.id) has no touch pad", ref: "touch")
+    }
+    public func touch(_ touch: StudioTouch, client: String, at time: Double) throws(StudioError) -> [String: StudioValue] {
+        try self.touch(touch, client: client)
     }
     public func frameJSON(now: Double) -> [String: StudioValue]? { nil }
     public func apply(action path: String, value: StudioValue, client: String) throws(StudioError) -> [String: StudioValue] {

@@ -233,7 +233,7 @@ public final class StudioSession: @unchecked Sendable {
                     client.touches.insert(touch.id)
                 }
                 s.clients[id] = client
-                let changes = try s.instruments[a].touch(touch, client: id)
+                let changes = try s.instruments[a].touch(touch, client: id, at: now)
                 if !changes.isEmpty { broadcast(.changed(instrument: s.instruments[a].id, changes: changes), in: &s) }
                 return
             }

@@ -25,6 +25,8 @@ public final class HandsStudioController {
     public let synth: EngineHost<PolySynth>
     /// JACK `midi_out`'s queue; nil when the session has no JACK MIDI (then `midi` output is refused).
     public let midiOut: (any LiveMIDIOutput)?
+    /// Maps an input's arrival to the audio frame it is due at (nil: messages go at the next period's start).
+    public let frameClock: (any LiveFrameClock)?
     private let synthOut: PolySynthMIDIOutput
     private var performer: HandsPerformer
     public private(set) var pad = HandsPadSlots()
@@ -47,11 +49,15 @@ public final class HandsStudioController {
 
     /// - Parameters:
     ///   - midiOut: JACK `midi_out` (nil: none in this session).
+    ///   - frameClock: the audio clock: the MIDI an input causes (to `midi_out` and the synth) is due at the
+    ///     input's arrival frame plus the clock's input delay, as the live commands do.
     ///   - sampleRate, maximumFrames: the synth's first preparation (the driver re-prepares it).
     ///   - timeout: seconds without frames after which an OSC hand or touch is lost.
     public init(settings: HandsStudioSettings = HandsStudioSettings(), midiOut: (any LiveMIDIOutput)?,
+                frameClock: (any LiveFrameClock)? = nil,
                 sampleRate: Double = 48_000, maximumFrames: Int = 4096, timeout: Double = 0.25)
         throws(HandsStudioSettingsError) {
+        self.frameClock = frameClock
         var settings = settings
         if midiOut == nil { settings.output = .synth }
         try settings.validate()
@@ -152,7 +158,7 @@ public final class HandsStudioController {
         let now = monotonic(time)
         for slot in pad.owners.indices { if let owner = pad.owners[slot] { _ = pad.release(owner) } }
         padTouches = Array(repeating: nil, count: 4)
-        emit(performer.stop(at: now), to: settings.output)
+        emit(performer.stop(at: now), to: settings.output, arrival: now)
     }
 
     // MARK: Settings
@@ -179,11 +185,11 @@ public final class HandsStudioController {
             }
             if next.output != before.output {
                 // The old destination hears the note-offs; the new one starts clean.
-                emit(performer.stop(at: now), to: before.output)
+                emit(performer.stop(at: now), to: before.output, arrival: now)
             }
             settings = next
             if next.routerSettings != before.routerSettings {
-                do { emit(try performer.updateRoutes(next.routerSettings, at: now), to: next.output) } catch {
+                do { emit(try performer.updateRoutes(next.routerSettings, at: now), to: next.output, arrival: now) } catch {
                     settings = before
                     throw HandsStudioSettingsError(path: path, "\(error)")
                 }
@@ -201,7 +207,7 @@ public final class HandsStudioController {
     /// Ends every note and silences the synth at once (All Notes Off on every channel; the synth's panic).
     public func panic(at time: Double) {
         let now = monotonic(time)
-        emit(performer.stop(at: now), to: settings.output)
+        emit(performer.stop(at: now), to: settings.output, arrival: now)
         for slot in pad.owners.indices { if let owner = pad.owners[slot] { _ = pad.release(owner) } }
         padTouches = Array(repeating: nil, count: 4)
         synth.send(.panic)
@@ -273,7 +279,7 @@ public final class HandsStudioController {
             held.append(.touch(t))
         }
         performer.present(held)
-        emit(performer.ingest(frames, at: now), to: settings.output)
+        emit(performer.ingest(frames, at: now), to: settings.output, arrival: now)
     }
 
     private func end(slots: [Int], at now: Double) {
@@ -281,7 +287,10 @@ public final class HandsStudioController {
         play(slots.map { .ended(.touch($0), timestamp: now) }, at: now)
     }
 
-    private func emit(_ messages: [RoutedMIDIMessage], to output: HandsOutput) {
+    /// Sends `messages` to the outputs, due at `arrival`'s frame on the audio clock (one lookup for all).
+    private func emit(_ messages: [RoutedMIDIMessage], to output: HandsOutput, arrival: Double) {
+        guard !messages.isEmpty else { return }
+        let due = frameClock?.dueFrame(forArrival: arrival)
         for m in messages {
             switch m.message {
             case .noteOn(_, _, let velocity) where velocity.rawValue > 0: newestVelocity = Int(velocity.rawValue)
@@ -290,8 +299,8 @@ public final class HandsStudioController {
             default: break
             }
             guard let short = m.message.shortMessage else { continue }
-            if output.includesMIDI, let midiOut { midiOut.send(short) }
-            if output.includesSynth { synthOut.send(short) }
+            if output.includesMIDI, let midiOut { midiOut.send(short, dueAt: due) }
+            if output.includesSynth { synthOut.send(short, dueAt: due) }
             sentCount += 1
         }
     }

@@ -1,6 +1,7 @@
 import Ariel
 import Enobarbus
 import Horatio
+import LiveHost
 import Prospero
 
 /// The hands and touch screen (`/hands/`): page fingers and OSC hands play the MIDIRouter into the
@@ -22,9 +23,11 @@ public final class HandsStudioInstrument: StudioInstrument {
     /// The newest time the session gave (touches carry none).
     private var now = 0.0
 
-    public init(settings: HandsStudioSettings = HandsStudioSettings()) throws {
+    /// - Parameter frameClock: the audio clock (JACK's, with `--input-delay`): a touch's MIDI and synth notes
+    ///   are due at its arrival's frame plus the delay, so they play at a fixed latency. Nil: at the next period.
+    public init(settings: HandsStudioSettings = HandsStudioSettings(), frameClock: (any LiveFrameClock)? = nil) throws {
         let midi = HandsMIDIQueue()
-        controller = try HandsStudioController(settings: settings, midiOut: midi)
+        controller = try HandsStudioController(settings: settings, midiOut: midi, frameClock: frameClock)
         output = HandsStudioAudio(host: controller.synth, midi: midi)
     }
 
@@ -67,6 +70,11 @@ public final class HandsStudioInstrument: StudioInstrument {
     }
 
     public func touch(_ touch: StudioTouch, client: String) throws(StudioError) -> [String: StudioValue] {
+        try self.touch(touch, client: client, at: now)
+    }
+
+    public func touch(_ touch: StudioTouch, client: String, at time: Double) throws(StudioError) -> [String: StudioValue] {
+        tick(time)
         let phase: HandsTouchPhase
         switch touch.phase {
         case .down: phase = .down

@@ -23,9 +23,9 @@ public final class HiSynthStudioAudio: StudioAudioEngine, @unchecked Sendable {
     }
 
     public func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
-                       midi: UnsafeBufferPointer<TimedMIDIMessage>) {
+                       midi: UnsafeBufferPointer<TimedMIDIMessage>, blockStart: UInt32?) {
         host.process(left: UnsafeMutableBufferPointer(start: left, count: frameCount),
-                     right: UnsafeMutableBufferPointer(start: right, count: frameCount), midi: midi)
+                     right: UnsafeMutableBufferPointer(start: right, count: frameCount), midi: midi, blockStart: blockStart)
     }
 
     /// The output limiter's look-ahead, frames.

@@ -151,7 +151,16 @@ try:
             window.__events = [];
             for (const t of ['pointerdown', 'pointerup', 'pointercancel'])
               document.querySelector('#pad').addEventListener(t, (e) => window.__events.push(t + ':' + e.pointerType));""")
-        w, h = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        # The pad lies between the header bar and the HUD (no label under a link or a dial: the hands.png review);
+        # touch points are placed in the pad's own 0…1 space, the space the router's zones use.
+        left, top, pw, ph = driver.execute_script(
+            "const r = document.querySelector('#pad').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]")
+        bar_bottom, hud_top = driver.execute_script(
+            "return [document.querySelector('header.hands-bar').getBoundingClientRect().bottom,"
+            " document.querySelector('footer.hands-hud').getBoundingClientRect().top]")
+        if top < bar_bottom - 0.5 or top + ph > hud_top + 0.5 or ph < 300:
+            fail(f"the pad spans {top}…{top + ph} px, under the header bar (ends at {bar_bottom}) or the HUD (starts at {hud_top})")
+        at = lambda fx, fy: {"x": left + pw * fx, "y": top + ph * fy}
         hud = lambda what: driver.execute_script(f"return window.hands.hud.{what}")
         touch = lambda kind, points: driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
@@ -162,7 +171,7 @@ try:
         by_testid(driver, "hands-settings-toggle").click()
 
         # One finger at 10 % from the top: zone ⌊0.9 × 11⌋ = 9 → A4 (69) in C major pentatonic 48…72.
-        touch("touchStart", [{"x": w * 0.5, "y": h * 0.1, "id": 1}])
+        touch("touchStart", [{**at(0.5, 0.1), "id": 1}])
         wait_for(lambda: [n["note"] for n in hud("notes")] == [69], what="note 69 in the frame")
         wait_for(lambda: 69 in hud("synthNotes"), what="note 69 held in the synth's engine snapshot")
         wait_midi(lambda: note_ons(dump_out, 69), "a note-on 69 at jack_midi_dump")
@@ -172,7 +181,7 @@ try:
         wait_for(lambda: hud("synthNotes") == [], what="the synth to let go")
 
         # pointercancel (the browser takes the gesture) ends the note too: zone ⌊0.5 × 11⌋ = 5 → C4 (60).
-        touch("touchStart", [{"x": w * 0.5, "y": h * 0.5, "id": 2}])
+        touch("touchStart", [{**at(0.5, 0.5), "id": 2}])
         wait_for(lambda: [n["note"] for n in hud("notes")] == [60], what="note 60")
         touch("touchCancel", [])
         wait_for(lambda: "pointercancel:touch" in driver.execute_script("return window.__events"), what="a pointercancel")
@@ -181,7 +190,7 @@ try:
 
         # Five fingers: four slots sound, the fifth is ignored.
         ys = [0.05, 0.3, 0.5, 0.7, 0.95]   # zones 10, 7, 5, 3, 0 → 72, 64, 60, 55, (48 ignored)
-        touch("touchStart", [{"x": w * (0.2 + 0.15 * k), "y": h * y, "id": 10 + k} for k, y in enumerate(ys)])
+        touch("touchStart", [{**at((0.2 + 0.15 * k), y), "id": 10 + k} for k, y in enumerate(ys)])
         wait_for(lambda: sorted(n["note"] for n in hud("notes")) == [55, 60, 64, 72], what="four notes, the fifth finger ignored")
         time.sleep(0.3)
         if 48 in [n["note"] for n in hud("notes")]:
@@ -192,7 +201,7 @@ try:
         # A mouse plays too (pointerType mouse); the velocity dial shows the note's velocity, its needle at
         # 210° + 300° × value (the seed's 210°–510° sweep), and falls back to 210° when the note ends.
         pad = by_testid(driver, "hands-pad")
-        ActionChains(driver).move_to_element_with_offset(pad, 0, int(-h * 0.4)).click_and_hold().perform()
+        ActionChains(driver).move_to_element_with_offset(pad, 0, int(-ph * 0.4)).click_and_hold().perform()
         wait_for(lambda: [n["note"] for n in hud("notes")] == [69], what="note 69 from the mouse")
         dial = by_testid(driver, "hands-dial-velocity")
         value = wait_for(lambda: float(dial.get_attribute("data-value") or 0), what="the velocity dial to move")
@@ -246,7 +255,7 @@ try:
         wait_for(lambda: len(hud("hands")) == 1 and len(hud("hands")[0]["landmarks"]) == 21, what="the hand skeleton")
 
         # Two fingers and the hand for the screenshot, settings open.
-        touch("touchStart", [{"x": w * 0.22, "y": h * 0.22, "id": 30}, {"x": w * 0.36, "y": h * 0.62, "id": 31}])
+        touch("touchStart", [{**at(0.22, 0.22), "id": 30}, {**at(0.36, 0.62), "id": 31}])
         wait_for(lambda: len(hud("notes")) == 3, what="two fingers and the hand sounding")
         time.sleep(0.6)   # the dials' needles settle
         for attempt in range(3):   # a loaded machine's renderer may miss chromedriver's 10 s deadline
@@ -268,7 +277,7 @@ try:
             fail(f"console errors: {errors}")
 
         # A finger held while the page goes away: the server ends its note (socket lost).
-        touch("touchStart", [{"x": w * 0.5, "y": h * 0.1, "id": 40}])
+        touch("touchStart", [{**at(0.5, 0.1), "id": 40}])
         wait_for(lambda: [n["note"] for n in hud("notes")] == [69], what="note 69 held")
         offs_before = len(note_offs(dump_out, 69))
     # The browser is gone (driver.quit closed the socket with the finger still down).

@@ -1,6 +1,6 @@
 // The pad: rosewood grain, the fret model's nickel-silver fret lines and note-label circles, the
-// fingers, and hand skeletons from OSC, all in one coordinate space: x, y in 0…1 of the full-screen
-// pad (origin top-left, y down), which is the space the router's zones and the landmarks use.
+// fingers, and hand skeletons from OSC, all in one coordinate space: x, y in 0…1 of the
+// pad between the header bar and the HUD (origin top-left, y down), which is the space the router's zones and the landmarks use.
 
 import { drawWoodGrain } from "/hands/woodgrain.js";
 
