@@ -107,7 +107,9 @@ struct HecateCommand: ParsableCommand {
             next.midi = MIDIControlLearn(bindings: saved.midi + mapped).bindings
             try settingsFile.saveIfAsked(next)
         } else {
-            next.midi = try runLive(setup, bindings: saved.midi + mapped)
+            let (bindings, moved) = try runLive(setup, bindings: saved.midi + mapped)
+            next.midi = bindings
+            next.hecate = moved
             try settingsFile.saveIfAsked(next)
         }
     }
@@ -187,8 +189,9 @@ struct HecateCommand: ParsableCommand {
 
     // MARK: Live
 
-    /// Plays live; returns the MIDI bindings in effect at the end (the given ones and any learned).
-    func runLive(_ setup: HecateSetup, bindings: [MIDIBinding<String>]) throws -> [MIDIBinding<String>] {
+    /// Plays live; returns the MIDI bindings in effect at the end (the given ones and any learned) and
+    /// the settings as the learned controllers left them.
+    func runLive(_ setup: HecateSetup, bindings: [MIDIBinding<String>]) throws -> ([MIDIBinding<String>], HecateStudioSettings) {
         let learn = try learning.paths(instrument: "hecate")
         let stop = LiveCommand.begin(duration: live.duration)
         StandardOutput.line(HecateCommand.mappingGuide)
@@ -222,7 +225,7 @@ struct HecateCommand: ParsableCommand {
         }
         // The face's fade-out is queued before JACK's final period.
         try live.run(handler: handler, stop: stop, inputClock: inputClock, beforeFinalPeriod: { input.waitUntilFinished() })
-        return instrument.bindings
+        return (instrument.bindings, controls.settings)
     }
 
     /// The live settings a learned controller moves (one thread: the live host's).

@@ -9,7 +9,7 @@ import StudioServer
 /// studio`): the file gives the starting values, options given on the command line override them,
 /// `--save-settings` writes what is in effect back (with any controller learned in this run).
 struct SettingsArguments: ParsableArguments {
-    @Option(name: .customLong("settings"), help: "Settings file (default: $XDG_CONFIG_HOME/prospero/settings.json, else ~/.config/prospero/settings.json).")
+    @Option(name: .customLong("settings"), help: ArgumentHelp("Settings file (default: $XDG_CONFIG_HOME/prospero/settings.json, else ~/.config/prospero/settings.json).", valueName: "file"))
     var path: String?
 
     @Flag(name: .customLong("no-settings"), help: "Ignore the settings file: defaults and options only.")
@@ -42,10 +42,10 @@ struct SettingsArguments: ParsableArguments {
 /// MIDI learn on the live commands: `--learn CONTROL` (repeatable) binds the next controllers moved on
 /// JACK `midi_in`, in order; `--map FILE` loads bindings. Both add to the settings file's bindings.
 struct LearnArguments: ParsableArguments {
-    @Option(name: .customLong("learn"), help: "MIDI learn: the next controller moved on JACK midi_in binds to this control (repeatable, learned in order); the binding is printed (and saved with --save-settings).")
+    @Option(name: .customLong("learn"), help: ArgumentHelp("MIDI learn: the next controller moved on JACK midi_in binds to this control (repeatable, learned in order; hecate: bpm, tremoloDepth, bassLevel, droneLevel, reverb; hands: synth.attack … synth.gain); the binding is printed (and saved with --save-settings).", valueName: "control"))
     var controls: [String] = []
 
-    @Option(name: .customLong("map"), help: "Load MIDI controller bindings from this JSON file ({\"midi\": [...]}, or a settings file).")
+    @Option(name: .customLong("map"), help: ArgumentHelp("Load MIDI controller bindings from this JSON file ({\"midi\": [...]}, or a settings file).", valueName: "file"))
     var map: String?
 
     /// Full control paths for `instrument` ("bpm" or "hecate.bpm" → "hecate.bpm"), validated.
