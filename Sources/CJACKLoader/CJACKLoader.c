@@ -46,6 +46,8 @@ static struct {
     int (*set_latency_callback)(jack_client_t *, pj_jack_latency_callback, void *);
     const char **(*get_ports)(jack_client_t *, const char *, const char *, unsigned long);
     const char **(*port_get_all_connections)(const jack_client_t *, const jack_port_t *);
+    int (*port_get_aliases)(const jack_port_t *, char *const aliases[2]);
+    int (*port_name_size)(void);
     int (*connect)(jack_client_t *, const char *, const char *);
     int (*disconnect)(jack_client_t *, const char *, const char *);
     void (*free)(void *);
@@ -142,6 +144,8 @@ static void load(void) {
     resolve(library, (void **)&api.get_version_string, "jack_get_version_string", 0);
     resolve(library, (void **)&api.set_error_function, "jack_set_error_function", 0);
     resolve(library, (void **)&api.set_info_function, "jack_set_info_function", 0);
+    resolve(library, (void **)&api.port_get_aliases, "jack_port_get_aliases", 0);
+    resolve(library, (void **)&api.port_name_size, "jack_port_name_size", 0);
     load_error[0] = '\0';
     load_result = 0;
     // libjack prints every failed connection attempt; Prospero reports errors itself.
@@ -204,6 +208,17 @@ jack_port_t *pj_jack_port_by_name(jack_client_t *c, const char *n) { return api.
 void pj_jack_port_get_latency_range(jack_port_t *p, int m, pj_jack_latency_range_t *r) { api.port_get_latency_range(p, m, r); }
 const char **pj_jack_get_ports(jack_client_t *c, const char *n, const char *t, unsigned long f) { return api.get_ports(c, n, t, f); }
 const char **pj_jack_port_get_all_connections(const jack_client_t *c, const jack_port_t *p) { return api.port_get_all_connections(c, p); }
+int pj_jack_has_port_aliases(void) { return api.port_get_aliases != NULL; }
+int pj_jack_port_get_aliases(const jack_port_t *port, char *first, char *second, size_t capacity) {
+    if (api.port_get_aliases == NULL || capacity == 0) return -1;
+    // jack_port_get_aliases writes up to jack_port_name_size() bytes into each buffer.
+    size_t needed = api.port_name_size != NULL ? (size_t)api.port_name_size() : 320;
+    if (needed > capacity) return -1;
+    first[0] = '\0';
+    second[0] = '\0';
+    char *const aliases[2] = {first, second};
+    return api.port_get_aliases(port, aliases);
+}
 int pj_jack_connect(jack_client_t *c, const char *s, const char *d) { return api.connect(c, s, d); }
 int pj_jack_disconnect(jack_client_t *c, const char *s, const char *d) { return api.disconnect(c, s, d); }
 void pj_jack_free(void *p) { api.free(p); }

@@ -56,6 +56,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Studio WebSocket messages (`StudioClientMessage.parse`): JSON with limits, then the protocol's
     /// types; an accepted document's JSON text parses back to the same value.
     case studioMessage
+    /// The settings file (`ProsperoSettings(json:)`, with its limits), and mapping files
+    /// (`ProsperoSettings.mappings(json:)`); an accepted document writes text that reads back equal.
+    case settings
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -114,6 +117,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 }
             }
             return (try? StudioClientMessage.parse(bytes)) != nil
+        case .settings:
+            _ = try? ProsperoSettings.mappings(json: bytes)
+            guard let settings = try? ProsperoSettings(json: bytes) else { return false }
+            guard let again = try? ProsperoSettings(json: settings.jsonText), again == settings else {
+                fatalError("settings do not round-trip: \(settings.jsonText)")
+            }
+            return true
         case .senderAllowList:
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard let list = try? SenderAllowList(parsing: lines) else { return false }

@@ -16,6 +16,8 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
     public let host: EngineHost<Engine>
     /// The output's levels per period, for live meters (Oberon's `LiveMeter` reads it on one other thread).
     public let meterTap = LiveMeterTap()
+    /// Control changes from `midi_in` for MIDI learn on the control thread (they also reach the engine).
+    public let controlChanges = JACKControlChangeTap()
     /// Events kept per period; more are dropped and counted.
     public let maximumEventsPerPeriod: Int
 
@@ -76,6 +78,7 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
     ) {
         var count = 0
         var droppedNow = 0
+        controlChanges.collect(midiIn)
         for event in midiIn {
             let status = event.status
             guard status >= 0x80, let message = MIDIShortMessage(status: status, data1: event.data1, data2: event.data2) else {

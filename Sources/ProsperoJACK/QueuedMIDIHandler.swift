@@ -85,6 +85,8 @@ public final class QueuedMIDIHandler: JACKProcessHandler, @unchecked Sendable {
     private var waiting: Scheduled?
     private let late = Atomic<Int>(0)
     private let clock: SPSCRingBuffer<ClockEvent>
+    /// Control changes from `midi_in` for MIDI learn on the control thread.
+    public let controlChanges = JACKControlChangeTap()
     private let scratch: UnsafeMutablePointer<TimedMIDIMessage>
     private let scratchCapacity: Int
     private var sampleRate = 48_000.0
@@ -142,6 +144,7 @@ public final class QueuedMIDIHandler: JACKProcessHandler, @unchecked Sendable {
 
     public func process(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                         midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput) {
+        controlChanges.collect(midiIn)
         for event in midiIn {
             switch event.bytes.first {
             case 0xF8?, 0xFA?, 0xFB?, 0xFC?:

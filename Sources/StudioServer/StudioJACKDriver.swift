@@ -11,6 +11,9 @@ import Synchronization
 public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
     public let engines: [any StudioAudioEngine]
     public let tap: StudioMeterTap
+    /// Control changes from `midi_in`, drained on a control thread into ``StudioSession/receiveMIDI(_:)``
+    /// (MIDI learn and learned controllers).
+    public let controlChanges = JACKControlChangeTap()
     private let active = Atomic<Int>(-1)
     /// Channel messages of the current period, sized once (further messages in one period are dropped).
     private let midiEvents: UnsafeMutableBufferPointer<TimedMIDIMessage>
@@ -39,6 +42,7 @@ public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
 
     public func process(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                         midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput) {
+        controlChanges.collect(midiIn)
         let index = active.load(ordering: .relaxed)
         if index >= 0 && index < engines.count {
             let engine = engines[index]

@@ -7,6 +7,7 @@ import LiveHost
 import LiveHostPOSIX
 import Prospero
 import ProsperoJACK
+import Studio
 
 /// `prospero hands`: hands and touches over OSC play notes and MIDI live through JACK, or a
 /// recording becomes a MIDI file offline.
@@ -34,14 +35,20 @@ struct HandsCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Smooth positions (EMA + velocity clamp).") var stabilize = true
 
     // Notes
-    @Option(help: "Key: C, Db, D, Eb, E, F, F#, G, Ab, A, Bb, B.") var key = "C"
-    @Option(help: "Scale: \(Scale.allCases.map(\.rawValue).joined(separator: ", ")).") var scale = Scale.majorPentatonic.rawValue
-    @Option(help: "Lowest note (MIDI number or name, C4 = 60).") var low = "C3"
-    @Option(help: "Highest note (MIDI number or name).") var high = "C5"
+    // Options that the settings file can give are optional here: one given overrides the file (see `fill(from:)`).
+    @Option(name: .customLong("key"), help: "Key: C, Db, D, Eb, E, F, F#, G, Ab, A, Bb, B (default C).") var keyOption: String?
+    @Option(name: .customLong("scale"), help: "Scale: \(Scale.allCases.map(\.rawValue).joined(separator: ", ")) (default majorPentatonic).") var scaleOption: String?
+    @Option(name: .customLong("low"), help: "Lowest note (MIDI number or name, C4 = 60; default C3).") var lowOption: String?
+    @Option(name: .customLong("high"), help: "Highest note (MIDI number or name; default C5).") var highOption: String?
+    var key: String { keyOption ?? "C" }
+    var scale: String { scaleOption ?? Scale.majorPentatonic.rawValue }
+    var low: String { lowOption ?? "C3" }
+    var high: String { highOption ?? "C5" }
     @Option(help: "Hysteresis at zone boundaries, fraction of a zone 0…0.5.") var hysteresis = 0.25
 
     // Channels
-    @Option(help: "MIDI channel 1…16 for every hand and touch.") var channel = 1
+    @Option(name: .customLong("channel"), help: "MIDI channel 1…16 for every hand and touch (default 1).") var channelOption: Int?
+    var channel: Int { channelOption ?? 1 }
     @Option(name: .customLong("per-hand-channels"), help: "Four channels for slots 0…3, e.g. 1,2,3,4 (hand and touch i share).")
     var perHandChannels: String?
     @Flag(help: "MPE lower zone: manager channel 1, one member channel per hand or touch.") var mpe = false
@@ -52,18 +59,22 @@ struct HandsCommand: ParsableCommand {
     @Option(name: .customLong("expression-cc"), help: "CC for hand openness / touch pressure (-1: none).") var expressionCC = 11
     @Option(name: .customLong("depth-cc"), help: "CC for depth (-1: none).") var depthCC = -1
     @Option(help: "Hand depth from: palm (size, nearer = more) or pinch.") var depth: DepthChoice = .palm
-    @Flag(help: "Continuous pitch bend inside a zone (always on with --mpe).") var bend = false
+    @Flag(name: .customLong("bend"), inversion: .prefixedNo, help: "Continuous pitch bend inside a zone (always on with --mpe).") var bendOption: Bool?
+    var bend: Bool { bendOption ?? false }
     @Option(help: "Pitch-bend range in semitones, sent to the receiver (RPN 0) and set on the built-in synth (default 2; 48 with --mpe, 24 with --mpe and the synth, which bends at most 24).")
     var bendRange: Int?
     @Option(help: "Velocity from: fingers, speed, depth, or a fixed number 1…127.") var velocity = "fingers"
     @Option(help: "Most messages per second per controller.") var rateLimit = 150.0
 
     // Output
-    @Option(help: "midi (JACK MIDI out), synth (built-in synth), or both.") var output: Output = .midi
+    @Option(name: .customLong("output"), help: "midi (JACK MIDI out, default), synth (built-in synth), or both.") var outputOption: Output?
+    var output: Output { outputOption ?? .midi }
     @Option(help: "Offline: also render the performance to this WAV file (needs the built-in synth).")
     var wavOut: String?
     @OptionGroup(title: "Synth (with --output synth or both, and --wav-out)") var synth: PolySynthArguments
     @OptionGroup var live: LiveSessionArguments
+    @OptionGroup(title: "Settings") var settingsFile: SettingsArguments
+    @OptionGroup(title: "MIDI learn") var learning: LearnArguments
 
     /// Whether the built-in synth plays: live with `--output synth|both`, offline with `--wav-out`.
     var usesSynth: Bool { input == nil ? output != .midi : wavOut != nil }
@@ -72,6 +83,10 @@ struct HandsCommand: ParsableCommand {
         let router = try settings()
         _ = try synthSettings(router)
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be positive") }
+        _ = try learning.paths(instrument: "hands")
+        if !learning.controls.isEmpty && input != nil {
+            throw ValidationError("--learn listens on JACK midi_in: it is for live play (without --input)")
+        }
         if input != nil && live.midiOut.count != 1 {
             throw ValidationError("with --input, give exactly one --midi-out FILE for the performance's MIDI file")
         }
@@ -133,9 +148,61 @@ struct HandsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try settings()
-        if let input { return try runOffline(input, settings) }
-        try runLive(settings)
+        let (saved, found) = settingsFile.load()
+        let mapped = try learning.mappings()
+        var me = self
+        if found { me.fill(from: saved.hands) }
+        let settings = try me.settings()
+        _ = try me.synthSettings(settings)
+        var next = saved
+        next.hands = me.studioSettings(settings, over: saved.hands)
+        if let input {
+            try me.runOffline(input, settings)
+            next.midi = MIDIControlLearn(bindings: saved.midi + mapped).bindings
+        } else {
+            next.midi = try me.runLive(settings, bindings: saved.midi + mapped)
+        }
+        try settingsFile.saveIfAsked(next)
+    }
+
+    /// Options not given on the command line take the settings file's values (the same the studio's
+    /// hands screen shows). The synth's sound keeps the synth options (the panel's is the studio's).
+    mutating func fill(from file: HandsStudioSettings) {
+        keyOption = keyOption ?? file.key.description
+        scaleOption = scaleOption ?? file.scale.rawValue
+        lowOption = lowOption ?? String(file.lowestNote)
+        highOption = highOption ?? String(file.highestNote)
+        bendOption = bendOption ?? file.bend
+        bendRange = bendRange ?? file.bendRange
+        outputOption = outputOption ?? Output(rawValue: file.output.rawValue)
+        guard channelOption == nil, perHandChannels == nil, !mpe else { return }
+        switch file.channelMode {
+        case .single: channelOption = file.channel
+        case .perHand: perHandChannels = (0..<4).map { String(file.channel + $0) }.joined(separator: ",")
+        case .mpe: mpe = true
+        }
+    }
+
+    /// The settings in effect as the studio's hands settings (for `--save-settings`); `base` when
+    /// they are beyond what the screen can show (e.g. per-hand channels that are not consecutive).
+    func studioSettings(_ router: MIDIRouterSettings, over base: HandsStudioSettings) -> HandsStudioSettings {
+        var h = base
+        h.key = router.key
+        h.scale = router.scale
+        h.lowestNote = router.lowestNote
+        h.highestNote = router.highestNote
+        switch router.channels {
+        case .shared(let c): h.channelMode = .single; h.channel = c
+        case .perSlot(let cs):
+            h.channelMode = .perHand
+            h.channel = cs.first ?? 1
+            if cs != (0..<4).map({ h.channel + $0 }) { return base }
+        case .mpe: h.channelMode = .mpe
+        }
+        h.bend = router.bendWithinZone
+        h.bendRange = min(24, max(1, router.bendRange))
+        h.output = HandsOutput(rawValue: output.rawValue) ?? base.output
+        return (try? h.validate()) == nil ? base : h
     }
 
     func runOffline(_ path: String, _ settings: MIDIRouterSettings) throws {
@@ -161,14 +228,28 @@ struct HandsCommand: ParsableCommand {
         }
     }
 
-    func runLive(_ settings: MIDIRouterSettings) throws {
+    /// Plays live; returns the MIDI bindings in effect at the end (the given ones and any learned).
+    func runLive(_ settings: MIDIRouterSettings, bindings: [MIDIBinding<String>]) throws -> [MIDIBinding<String>] {
+        let learn = try learning.paths(instrument: "hands")
         let stop = LiveCommand.begin(duration: live.duration)
-        let handler = QueuedMIDIHandler(sendsMIDI: output != .synth, audio: output != .midi ? Self.builtInSynth(try synthSettings(settings)) : nil)
+        let synthSettings = try synthSettings(settings)
+        let handler = QueuedMIDIHandler(sendsMIDI: output != .synth, audio: output != .midi ? Self.builtInSynth(synthSettings) : nil)
         let performer = try HandsPerformer(settings: settings, stabilizes: stabilize, timeout: timeout)
         // MIDI caused by a packet is due its arrival frame + the input delay, at that sample of midi_out and the synth.
         let inputClock = try timing.clock()
-        let instrument = HandsLiveInstrument(performer: performer, output: handler, clock: QueuedMIDIClock(handler: handler),
-                                             frameClock: inputClock, announce: { StandardOutput.line($0) })
+        let hands = HandsLiveInstrument(performer: performer, output: handler, clock: QueuedMIDIClock(handler: handler),
+                                        frameClock: inputClock, announce: { StandardOutput.line($0) })
+        // Learned controllers move the synth panel's controls (the synth smooths them), on the host's thread.
+        let synth = handler.audio as? EngineHostRenderer<PolySynth>
+        let panel = SynthPanelState(synthSettings)
+        let instrument = LiveLearning(
+            base: hands, bindings: bindings, learning: learn, drain: { handler.controlChanges.drain($0) },
+            apply: { path, value in
+                guard let synth, path.hasPrefix("hands.synth."), let control = HandsSynthControl.named(String(path.dropFirst(12))),
+                      let command = try? control.apply(.number(value), to: &panel.settings) else { return }
+                synth.host.send(command)
+            },
+            announce: { StandardOutput.line($0) })
         let options = try network.hostOptions()
         let host = LiveHost(source: network.source(), instrument: instrument, stop: stop, options: options, sink: try network.sink())
         do { try host.start() } catch {
@@ -186,5 +267,12 @@ struct HandsCommand: ParsableCommand {
         }
         // The performer's note-offs are queued before JACK's final period sends them (and CC 123).
         try live.run(handler: handler, stop: stop, inputClock: inputClock, beforeFinalPeriod: { input.waitUntilFinished() })
+        return instrument.bindings
+    }
+
+    /// The synth panel a learned controller moves (one thread: the live host's).
+    final class SynthPanelState: @unchecked Sendable {
+        var settings: PolySynthSettings
+        init(_ settings: PolySynthSettings) { self.settings = settings }
     }
 }

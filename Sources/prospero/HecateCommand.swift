@@ -7,6 +7,7 @@ import Horatio
 import LiveHost
 import LiveHostPOSIX
 import ProsperoJACK
+import Studio
 import Synchronization
 import Touchstone
 
@@ -49,17 +50,36 @@ struct HecateCommand: ParsableCommand {
 
     @OptionGroup var live: LiveSessionArguments
 
+    @OptionGroup(title: "Settings") var settingsFile: SettingsArguments
+    @OptionGroup(title: "MIDI learn") var learning: LearnArguments
+
     func validate() throws {
         guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000") }
         guard WAVSampleFormat(rawValue: format) != nil else { throw ValidationError("unknown format '\(format)' (pcm16, pcm24, float32)") }
         if output != nil && input == nil { throw ValidationError("-o needs --input RECORDING (live play goes to JACK)") }
         guard maxDuration.isFinite, maxDuration > 0 else { throw ValidationError("--max-duration must be a positive number of seconds") }
         if plot != nil && input == nil { throw ValidationError("--plot needs --input RECORDING") }
+        _ = try learning.paths(instrument: "hecate")
+        if !learning.controls.isEmpty && (input != nil || bench != nil) {
+            throw ValidationError("--learn listens on JACK midi_in: it is for live play (without --input or --bench)")
+        }
         try AudioPicture.validate(plot: plot)
     }
 
     func run() throws {
-        let setup = try sound.resolve()
+        let (saved, _) = settingsFile.load()
+        let mapped = try learning.mappings()
+        let isLive = input == nil && bench == nil
+        var detected: OutputRouteDetection?
+        if isLive && (sound.route ?? (saved.hecateRouteIsAutomatic ? "auto" : "")) == "auto" {
+            // Where JACK (or PipeWire's JACK) plays: a Bluetooth sink gets play-along's −14 dBFS ceiling.
+            detected = try? JACKOutputRoute.detect(serverName: live.server)
+            StandardOutput.line("hecate: output route: " + (detected?.summary ?? "JACK did not report the output device: wired"))
+        }
+        let setup = try sound.resolve(base: saved.hecate, routeIsAutomatic: saved.hecateRouteIsAutomatic, detected: detected)
+        var next = saved
+        next.hecate = setup.settings
+        next.hecateRouteIsAutomatic = setup.routeIsAutomatic
         if let bench {
             guard bench.isFinite, bench > 0 else { throw ValidationError("--bench must be a positive number of seconds") }
             HecateCommand.benchmark(seconds: bench, setup: setup, sampleRate: Double(sampleRate))
@@ -84,8 +104,13 @@ struct HecateCommand: ParsableCommand {
             print("wrote \(path): \(summary), pack \(setup.pack.name), \(recording.frames.count) face frames")
             try HecateCommand.reportAndPlot(file: path, plot: plot, title: "HECATE \(setup.pack.name.uppercased())",
                                             recording: recording, setup: setup, starts: [0], ends: [summary.duration])
+            next.midi = MIDIControlLearn(bindings: saved.midi + mapped).bindings
+            try settingsFile.saveIfAsked(next)
         } else {
-            try runLive(setup)
+            let (bindings, moved) = try runLive(setup, bindings: saved.midi + mapped)
+            next.midi = bindings
+            next.hecate = moved
+            try settingsFile.saveIfAsked(next)
         }
     }
 
@@ -164,21 +189,31 @@ struct HecateCommand: ParsableCommand {
 
     // MARK: Live
 
-    func runLive(_ setup: HecateSetup) throws {
+    /// Plays live; returns the MIDI bindings in effect at the end (the given ones and any learned) and
+    /// the settings as the learned controllers left them.
+    func runLive(_ setup: HecateSetup, bindings: [MIDIBinding<String>]) throws -> ([MIDIBinding<String>], HecateStudioSettings) {
+        let learn = try learning.paths(instrument: "hecate")
         let stop = LiveCommand.begin(duration: live.duration)
         StandardOutput.line(HecateCommand.mappingGuide)
         let handler = HecateJACKHandler(setup: setup)
         // A face frame's commands are due its arrival frame + the input delay, at that sample.
         let inputClock = try timing.clock()
-        let instrument = HecateLiveInstrument(host: handler.host, chords: setup.chords, clock: handler.audio,
-                                              frameClock: inputClock, announce: { StandardOutput.line($0) })
+        let face = HecateLiveInstrument(host: handler.host, chords: setup.chords, clock: handler.audio,
+                                        frameClock: inputClock, announce: { StandardOutput.line($0) })
+        // Learned controllers move the same settings the studio's sliders move (on the host's thread).
+        let controls = HecateControlState(setup.settings)
+        let instrument = LiveLearning(
+            base: face, bindings: bindings, learning: learn, drain: { handler.audio.controlChanges.drain($0) },
+            apply: { path, value in for c in controls.settings.move(path, to: value, pack: setup.pack) { handler.host.send(c) } },
+            announce: { StandardOutput.line($0) })
         let options = try network.hostOptions()
         let host = LiveHost(source: network.source(), instrument: instrument, stop: stop, options: options, sink: try network.sink())
         do { try host.start() } catch {
             throw ValidationError("cannot listen on udp \(network.host):\(network.port): \(error)")
         }
         StandardOutput.line("hecate: face input on udp \(host.source.localAddress), accepting \(options.allow)\(network.outputsBanner); "
-            + "pack \(setup.pack.name), key \(setup.key); Ctrl-C to stop")
+            + "pack \(setup.pack.name), key \(setup.key), limiter \(Int(setup.settings.limiterCeiling)) dBFS"
+            + (bindings.isEmpty ? "" : ", \(bindings.count) MIDI controller binding(s)") + "; Ctrl-C to stop")
         let audio = handler.audio
         let meter = LiveMeterLine(tap: audio.meterTap, sampleRate: { audio.host.spec.sampleRate })
         let input = LiveCommand.HostThread(host) { status in
@@ -190,6 +225,13 @@ struct HecateCommand: ParsableCommand {
         }
         // The face's fade-out is queued before JACK's final period.
         try live.run(handler: handler, stop: stop, inputClock: inputClock, beforeFinalPeriod: { input.waitUntilFinished() })
+        return (instrument.bindings, controls.settings)
+    }
+
+    /// The live settings a learned controller moves (one thread: the live host's).
+    final class HecateControlState: @unchecked Sendable {
+        var settings: HecateStudioSettings
+        init(_ settings: HecateStudioSettings) { self.settings = settings }
     }
 
     static let mappingGuide = """
@@ -205,69 +247,109 @@ struct HecateCommand: ParsableCommand {
         """
 }
 
-/// The sound settings shared by `prospero hecate` and `prospero demo`.
+/// The sound settings shared by `prospero hecate` and `prospero demo`. Every option is optional:
+/// one not given takes its value from the settings the command starts from (the settings file's
+/// Hecate section for `prospero hecate`, the defaults for the demo).
 struct HecateSoundOptions: ParsableArguments {
-    @Option(help: "Key: C, Db, D, Eb, E, F, F#, G, Ab, A, Bb, B.")
-    var key: String = "C"
+    @Option(help: "Key: C, Db, D, Eb, E, F, F#, G, Ab, A, Bb, B (default C).")
+    var key: String?
 
-    @Option(help: "Chord (I, ii, iii, IV, V, vi, vii°) or a sequence with start times in seconds: I@0,IV@8,V@16.")
-    var chord: String = "I"
+    @Option(help: "Chord (I, ii, iii, IV, V, vi, vii°) or a sequence with start times in seconds: I@0,IV@8,V@16 (default I).")
+    var chord: String?
 
-    @Option(help: "Sound pack: cathedral, coven, a user pack id (a *.json in $XDG_CONFIG_HOME/prospero/packs), or a pack JSON file.")
-    var pack: String = "cathedral"
+    @Option(help: "Sound pack: cathedral (default), coven, a user pack id (a *.json in $XDG_CONFIG_HOME/prospero/packs), or a pack JSON file.")
+    var pack: String?
 
-    @Option(help: "Tempo in BPM (20…300) for the arpeggiator and tremolo.")
-    var bpm: Double = 90
+    @Option(help: "Tempo in BPM (20…300, default 90) for the arpeggiator and tremolo.")
+    var bpm: Double?
 
-    @Flag(help: "Arpeggiate the active chord tones (8 steps).")
-    var arp = false
+    @Flag(inversion: .prefixedNo, help: "Arpeggiate the active chord tones (8 steps).")
+    var arp: Bool?
 
-    @Option(help: "Arpeggiator step: 1/4, 1/8, 1/16, 1/8T, 1/8. …")
-    var arpDivision: String = "1/8"
+    @Option(help: "Arpeggiator step: 1/4, 1/8 (default), 1/16, 1/8T, 1/8. …")
+    var arpDivision: String?
 
-    @Option(help: "Tremolo shape: sine, triangle, square, saw (default: off).")
+    @Option(help: "Tremolo shape: off (default), sine, triangle, square, saw.")
     var tremolo: String?
 
-    @Option(help: "Tremolo period as a note division at the BPM.")
-    var tremoloDivision: String = "1/8"
+    @Option(help: "Tremolo period as a note division at the BPM (default 1/8).")
+    var tremoloDivision: String?
 
-    @Option(help: "Tremolo depth 0…1 (default 0.5 when --tremolo is given).")
+    @Option(help: "Tremolo depth 0…1 (default 0.5).")
     var tremoloDepth: Double?
 
     @Option(help: "Reverb wet mix 0…1 (default: the pack's).")
     var reverbMix: Double?
 
-    @Flag(help: "Play along with other audio: limiter at −10 dBFS (−14 over Bluetooth) instead of −6.")
-    var playAlong = false
+    @Flag(inversion: .prefixedNo, help: "Play along with other audio: limiter at −10 dBFS (−14 over Bluetooth) instead of −6.")
+    var playAlong: Bool?
 
-    @Option(help: "Output route in play-along mode: wired, speaker, bluetooth.")
-    var route: String = OutputRoute.wired.rawValue
+    @Option(help: "Output route for play-along's ceiling: auto (default: a Bluetooth sink reported by JACK/PipeWire gets −14 dBFS), wired, speaker, bluetooth.")
+    var route: String?
 
-    func resolve() throws -> HecateSetup {
-        guard let key = MusicalKey(key) else { throw ValidationError("unknown key '\(key)' (C, Db, D, Eb, E, F, F#, G, Ab, A, Bb, B)") }
-        let chords = try Self.parseChords(chord)
-        let pack = try Self.loadPack(pack)
-        guard bpm.isFinite, (20...300).contains(bpm) else { throw ValidationError("--bpm must be 20…300, got \(bpm)") }
-        guard let arpDivision = Self.parseDivision(arpDivision) else { throw ValidationError("--arp-division '\(arpDivision)' is not a note division (1/4, 1/8, 1/16, 1/8T, 1/8.)") }
-        guard let tremoloDivision = Self.parseDivision(tremoloDivision) else { throw ValidationError("--tremolo-division '\(tremoloDivision)' is not a note division") }
-        var shape: TremoloShape?
-        if let tremolo {
-            guard let s = TremoloShape(rawValue: tremolo) else { throw ValidationError("--tremolo must be sine, triangle, square or saw, not '\(tremolo)'") }
-            shape = s
+    /// The settings these options give over `base`; `detected` is what JACK reported (used for `auto`).
+    func resolve(base: HecateStudioSettings = HecateStudioSettings(), routeIsAutomatic: Bool = true,
+                 detected: OutputRouteDetection? = nil) throws -> HecateSetup {
+        var s = base
+        let pack: SoundPack
+        if let name = self.pack {
+            pack = try Self.loadPack(name)
+            // Another pack brings its own levels (as in the studio); the same pack keeps the saved ones.
+            if pack.id != base.packID {
+                s.bassLevel = pack.preset.bassLevel
+                s.droneLevel = pack.preset.droneLevel
+                s.reverb = pack.preset.reverbMix
+            }
+        } else {
+            // The saved pack: a built-in id or a pack file; one that is gone falls back to cathedral.
+            pack = (try? Self.loadPack(base.packID)) ?? .cathedral
         }
-        let depth = tremoloDepth ?? (shape == nil ? 0 : 0.5)
-        guard depth.isFinite, (0...1).contains(depth) else { throw ValidationError("--tremolo-depth must be 0…1") }
-        if let reverbMix, !(reverbMix.isFinite && (0...1).contains(reverbMix)) { throw ValidationError("--reverb-mix must be 0…1") }
-        guard let route = OutputRoute(rawValue: route) else { throw ValidationError("--route must be wired, speaker or bluetooth") }
+        s.packID = pack.id
+        let keyName = key ?? s.keyName
+        guard let key = MusicalKey(keyName) else { throw ValidationError("unknown key '\(keyName)' (C, Db, D, Eb, E, F, F#, G, Ab, A, Bb, B)") }
+        s.key = key
+        let chords = try Self.parseChords(chord ?? s.chord.romanNumeral)
+        s.chord = chords[0].1
+        s.bpm = bpm ?? s.bpm
+        guard s.bpm.isFinite, (20...300).contains(s.bpm) else { throw ValidationError("--bpm must be 20…300, got \(s.bpm)") }
+        s.arpeggiator = arp ?? s.arpeggiator
+        let arpText = arpDivision ?? s.arpDivision
+        guard let arpDivision = Self.parseDivision(arpText) else { throw ValidationError("--arp-division '\(arpText)' is not a note division (1/4, 1/8, 1/16, 1/8T, 1/8.)") }
+        if HecateStudioSettings.divisions.contains(arpText) { s.arpDivision = arpText }
+        let tremoloText = tremoloDivision ?? s.tremoloDivision
+        guard let tremoloDivision = Self.parseDivision(tremoloText) else { throw ValidationError("--tremolo-division '\(tremoloText)' is not a note division") }
+        if HecateStudioSettings.divisions.contains(tremoloText) { s.tremoloDivision = tremoloText }
+        var shape: TremoloShape?
+        let shapeText = tremolo ?? s.tremolo
+        if shapeText != "off" {
+            guard let t = TremoloShape(rawValue: shapeText) else { throw ValidationError("--tremolo must be off, sine, triangle, square or saw, not '\(shapeText)'") }
+            shape = t
+        }
+        s.tremolo = shapeText
+        s.tremoloDepth = tremoloDepth ?? s.tremoloDepth
+        guard s.tremoloDepth.isFinite, (0...1).contains(s.tremoloDepth) else { throw ValidationError("--tremolo-depth must be 0…1") }
+        if let reverbMix {
+            guard reverbMix.isFinite && (0...1).contains(reverbMix) else { throw ValidationError("--reverb-mix must be 0…1") }
+            s.reverb = reverbMix
+        }
+        s.playAlong = playAlong ?? s.playAlong
+        let routeText = route ?? (routeIsAutomatic ? "auto" : s.route.rawValue)
+        var automatic = false
+        if routeText == "auto" {
+            automatic = true
+            s.route = detected?.route ?? .wired
+        } else {
+            guard let r = OutputRoute(rawValue: routeText) else { throw ValidationError("--route must be auto, wired, speaker or bluetooth") }
+            s.route = r
+        }
 
         var commands: [DroneSynthEngine.Command] = [
-            .preset(pack.preset), .key(key), .chord(chords[0].1), .bpm(bpm), .arpeggiatorDivision(arpDivision),
-            .tremolo(shape: shape ?? .sine, division: tremoloDivision, depth: Float(depth)),
-            .output(playAlong: playAlong, route: route),
+            .preset(s.preset(of: pack)), .key(key), .chord(chords[0].1), .bpm(s.bpm), .arpeggiatorDivision(arpDivision),
+            .tremolo(shape: shape ?? .sine, division: tremoloDivision, depth: shape == nil ? 0 : Float(s.tremoloDepth)),
+            .output(playAlong: s.playAlong, route: s.route),
         ]
-        if let reverbMix { commands.append(.reverbMix(Float(reverbMix))) }
-        if arp { commands.append(.arpeggiator(true)) }
-        return HecateSetup(key: key, pack: pack, chords: chords, initialCommands: commands)
+        if s.arpeggiator { commands.append(.arpeggiator(true)) }
+        return HecateSetup(key: key, pack: pack, chords: chords, initialCommands: commands, settings: s, routeIsAutomatic: automatic)
     }
 
     static func parseChords(_ text: String) throws -> [(Double, NashvilleDegree)] {
@@ -317,6 +399,10 @@ struct HecateSetup {
     /// (seconds from the start, chord), sorted.
     var chords: [(Double, NashvilleDegree)]
     var initialCommands: [DroneSynthEngine.Command]
+    /// The same as the settings the studio shows and the settings file keeps.
+    var settings = HecateStudioSettings()
+    /// The route was detected (`auto`) rather than chosen.
+    var routeIsAutomatic = true
 }
 
 /// Live: JACK renders the engine; the live host turns OSC into face commands. MIDI clock on

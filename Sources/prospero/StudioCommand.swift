@@ -1,6 +1,7 @@
 import ArgumentParser
 import Enobarbus
 import Foundation
+import Hecate
 import LiveHost
 import LiveHostPOSIX
 import ProsperoJACK
@@ -51,6 +52,11 @@ struct StudioCommand: ParsableCommand {
     @OptionGroup(title: "JACK") var live: LiveSessionArguments
 
     @OptionGroup(title: "Live input") var timing: InputDelayArguments
+    // Settings (settings-learn): read at start, saved a second after a change.
+    @Option(name: .customLong("settings"), help: "Settings file, read at start and saved when a setting changes (default: $XDG_CONFIG_HOME/prospero/settings.json, else ~/.config/prospero/settings.json).")
+    var settingsPath: String?
+    @Flag(name: .customLong("no-settings"), help: "Neither read nor save the settings file.")
+    var noSettings = false
 
     enum AudioMode: String { case auto, jack, browser, none }
 
@@ -107,6 +113,7 @@ struct StudioCommand: ParsableCommand {
         }
         let driver = jack.map { _ in StudioJACKDriver(engines: session.audioEngines, active: session.activeIndex, tap: server.tap) }
         if let driver { session.onSelect.withLock { $0 = { driver.select($0) } } }
+        let settings = startSettings(session: session, jackRunning: jack != nil, driver: driver, stop: stop)
         session.audioStatus = StudioAudioStatusMapping.status(
             jack: jack, clientName: live.clientName,
             note: jack == nil ? (mode == .none ? "--audio none: nothing renders" : "no JACK server: nothing renders") : nil)
@@ -175,8 +182,56 @@ struct StudioCommand: ParsableCommand {
             stop.wait(timeout: .seconds(1_000_000_000))
         }
         served.wait(timeout: .seconds(2))
+        settings.wait()
         StandardOutput.line(LiveCommand.summary(stop.reason, inputThread.waitUntilFinished()?.success))
         if let message = failure.message { throw ValidationError("studio server: \(message)") }
+    }
+
+    /// Reads the settings file onto the instruments (the output route detected from JACK when it is
+    /// `auto`), then runs a thread that feeds `midi_in`'s control changes to the session (MIDI learn
+    /// and learned controllers) and saves the settings a second after they change, until `stop`.
+    func startSettings(session: StudioSession, jackRunning: Bool, driver: StudioJACKDriver?, stop: LiveStop) -> StudioSettingsThread {
+        let file = settingsPath.map { ProsperoSettingsFile(path: $0) } ?? ProsperoSettingsFile(environment: ProcessInfo.processInfo.environment)
+        var saved = ProsperoSettings()
+        if !noSettings {
+            let loaded = file.load()
+            if let warning = loaded.warning { FileHandle.standardError.write(Data("prospero: \(warning)\n".utf8)) }
+            saved = loaded.settings
+        }
+        var automaticRoute: OutputRoute?
+        if saved.hecateRouteIsAutomatic {
+            let detected = jackRunning ? try? JACKOutputRoute.detect(serverName: live.server) : nil
+            saved.hecate.route = detected?.route ?? .wired
+            automaticRoute = saved.hecate.route
+            StandardOutput.line("studio: output route: " + (detected?.summary ?? "no JACK report of the output device: wired"))
+        }
+        for refused in session.apply(saved) { FileHandle.standardError.write(Data("prospero: settings: \(refused)\n".utf8)) }
+        let saver = noSettings ? nil : ProsperoSettingsSaver(file: file, saved: session.currentSettings(over: saved, automaticRoute: automaticRoute))
+        if saver != nil { StandardOutput.line("studio: settings in \(file.path)") }
+        let done = LiveStop()
+        let (base, route) = (saved, automaticRoute)
+        let thread = Thread {
+            var ticks = 0
+            while stop.wait(timeout: .milliseconds(10)) == nil {
+                driver?.controlChanges.drain { session.receiveMIDI($0) }
+                ticks += 1
+                if ticks % 25 == 0, let saver,
+                   let error = saver.offer(session.currentSettings(over: base, automaticRoute: route), now: MonotonicClock.now()) {
+                    FileHandle.standardError.write(Data("prospero: \(error)\n".utf8))
+                }
+            }
+            if let error = saver?.flush() { FileHandle.standardError.write(Data("prospero: \(error)\n".utf8)) }
+            done.request(.requested)
+        }
+        thread.name = "studio settings and MIDI learn"
+        thread.start()
+        return StudioSettingsThread(done: done)
+    }
+
+    /// The settings thread's end (its last save is written before the command returns).
+    struct StudioSettingsThread {
+        let done: LiveStop
+        func wait() { done.wait(timeout: .seconds(5)) }
     }
 
     final class ServerFailure: @unchecked Sendable {

@@ -148,6 +148,12 @@ void pj_jack_port_get_latency_range(jack_port_t *port, int mode, pj_jack_latency
 const char **pj_jack_get_ports(jack_client_t *client, const char *name_pattern, const char *type_pattern, unsigned long flags);
 /// NULL-terminated list of the full names `port` is connected to; release with pj_jack_free.
 const char **pj_jack_port_get_all_connections(const jack_client_t *client, const jack_port_t *port);
+/// Whether libjack has jack_port_get_aliases (optional symbol; JACK 1, JACK 2 and PipeWire's libjack have it).
+int pj_jack_has_port_aliases(void);
+/// jack_port_get_aliases into two caller buffers of `capacity` bytes each (at least jack_port_name_size()):
+/// the number of aliases (0…2), or -1 when libjack lacks the symbol or the buffers are too small.
+/// PipeWire's aliases carry the node name ("bluez_output.….1:playback_FL") and the device's description.
+int pj_jack_port_get_aliases(const jack_port_t *port, char *first, char *second, size_t capacity);
 int pj_jack_connect(jack_client_t *client, const char *source, const char *destination);
 int pj_jack_disconnect(jack_client_t *client, const char *source, const char *destination);
 void pj_jack_free(void *pointer);

@@ -1,3 +1,4 @@
+import Ariel
 import Enobarbus
 import Synchronization
 
@@ -44,6 +45,8 @@ public final class StudioSession: @unchecked Sendable {
         var audio = StudioAudioStatus(backend: .none)
         var sources: [StudioInputSource] = []
         var info: [String: StudioValue] = [:]
+        /// MIDI learn and the learned controllers (settings-learn).
+        var learn = MIDIControlLearn()
     }
 
     /// - Parameters:
@@ -215,8 +218,9 @@ public final class StudioSession: @unchecked Sendable {
                     let callback = onSelect.withLock { $0 }
                     callback?(index)
                 }
-                broadcast(.state(instrument: instrument, state: s.instruments[index].stateJSON()), in: &s)
+                broadcast(.state(instrument: instrument, state: stateJSON(of: index, in: s)), in: &s)
             case .set(let path, let value), .action(let path, let value):
+                if case .action = message, try learnAction(path: path, value: value, in: &s) { break }
                 let (index, _) = try instrument(for: path, in: s)
                 let changes: [String: StudioValue]
                 if case .set = message {
@@ -311,7 +315,7 @@ public final class StudioSession: @unchecked Sendable {
 
     private func sendState(to connection: Int, in s: inout State) {
         guard let a = s.active else { return }
-        reply(.state(instrument: s.instruments[a].id, state: s.instruments[a].stateJSON()), to: connection, in: &s)
+        reply(.state(instrument: s.instruments[a].id, state: stateJSON(of: a, in: s)), to: connection, in: &s)
     }
 
     /// Sends to every client subscribed; a retained (disconnected) client keeps state messages for replay.
@@ -329,6 +333,73 @@ public final class StudioSession: @unchecked Sendable {
                     client.pendingOverflow = true
                 }
                 s.clients[id] = client
+            }
+        }
+    }
+
+    // MARK: MIDI learn (settings-learn)
+
+    /// The instrument's state with its MIDI learn state (`learn`: armed control, bindings, learnable controls).
+    private func stateJSON(of index: Int, in s: State) -> [String: StudioValue] {
+        var state = s.instruments[index].stateJSON()
+        state["learn"] = s.learn.json(instrument: s.instruments[index].id)
+        return state
+    }
+
+    /// `<id>.learn` (value: a control path, `"hecate.bpm"` or `"bpm"`): the next controller that moves
+    /// binds to it; `<id>.learnCancel`; `<id>.learnClear` (a path, or null for all of the instrument's).
+    /// False when `path` is not a learn action (the instrument's own action then).
+    private func learnAction(path: String, value: StudioValue, in s: inout State) throws(StudioError) -> Bool {
+        let (index, name) = try instrument(for: path, in: s)
+        let id = s.instruments[index].id
+        func control(_ v: StudioValue) throws(StudioError) -> String {
+            guard let text = v.string, text.utf8.count <= 128 else { throw .badValue(path, expected: "a control path such as \(id).bpm") }
+            let full = text.hasPrefix(id + ".") ? text : id + "." + text
+            guard MIDILearnableControl.named(full) != nil else {
+                throw .outOfRange(path, range: MIDILearnableControl.all.map(\.path).filter { $0.hasPrefix(id + ".") }.joined(separator: ", "))
+            }
+            return full
+        }
+        switch name {
+        case "learn":
+            let full = try control(value)
+            do throws(ProsperoSettingsError) { try s.learn.arm(full) } catch { throw .badValue(path, expected: error.reason) }
+        case "learnCancel": s.learn.cancel()
+        case "learnClear":
+            if value.isNull {
+                for b in s.learn.bindings where b.parameter.hasPrefix(id + ".") { s.learn.clear(b.parameter) }
+            } else {
+                s.learn.clear(try control(value))
+            }
+        default: return false
+        }
+        broadcast(.changed(instrument: id, changes: ["learn": s.learn.json(instrument: id)]), in: &s)
+        return true
+    }
+
+    /// The control waiting for a controller (`hecate.bpm`), nil when none is armed.
+    public var armedLearnControl: String? { state.withLock { $0.learn.armedControl } }
+
+    /// The learned controllers (saved with the settings); setting them replaces every binding.
+    public var midiBindings: [MIDIBinding<String>] {
+        get { state.withLock { $0.learn.bindings } }
+        set { state.withLock { $0.learn = MIDIControlLearn(bindings: newValue) } }
+    }
+
+    /// A message from MIDI in (a control change from JACK's `midi_in`): completes an armed learn, or
+    /// moves the bound controls through their instrument's `set` (validated and smoothed as a page's
+    /// slider is), broadcasting the changes.
+    public func receiveMIDI(_ message: MIDIMessage) {
+        state.withLock { s in
+            let (learned, moves) = s.learn.receive(message)
+            if let learned, let index = s.instruments.firstIndex(where: { learned.parameter.hasPrefix($0.id + ".") }) {
+                let id = s.instruments[index].id
+                broadcast(.changed(instrument: id, changes: ["learn": s.learn.json(instrument: id)]), in: &s)
+            }
+            for (path, value) in moves {
+                guard let index = s.instruments.firstIndex(where: { path.hasPrefix($0.id + ".") }),
+                      let changes = try? s.instruments[index].apply(set: path, value: .number(value)), !changes.isEmpty else { continue }
+                broadcast(.changed(instrument: s.instruments[index].id, changes: changes), in: &s)
             }
         }
     }

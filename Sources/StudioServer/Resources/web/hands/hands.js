@@ -7,6 +7,7 @@ import { OberonPanels } from "/js/panels.js";
 import { element } from "/js/ui.js";
 import { Pad } from "/hands/pad.js";
 import { Dial } from "/hands/dial.js";
+import { LearnButtons } from "/js/learn.js";
 import { CRTScope } from "/hands/crt.js";
 import { KeyboardStrip } from "/hands/keyboard.js";
 
@@ -126,8 +127,12 @@ function buildSynthControls(list) {
   box.replaceChildren(...rows);
 }
 
+// MIDI learn beside every synth knob (hands.synth.attack → the input "hands-synth-attack").
+const learn = new LearnButtons(studio, ID, (path) => path.replace("hands.synth.", "hands-synth-"));
+
 function show() {
   for (const [key, control] of controls) if (key in state) control.show(state[key]);
+  learn.update(state.learn);
   document.getElementById("synth-panel").hidden = state.output === "midi";
   const f = state.frets;
   pad.frets = f;

@@ -6,6 +6,7 @@ import { StudioConnection } from "/js/studio.js";
 import { OberonPanels } from "/js/panels.js";
 import { element, button, slider, select } from "/js/ui.js";
 import { Immerse } from "/hecate/immerse.js";
+import { LearnButtons } from "/js/learn.js";
 
 const GUIDE_SEEN = "prospero.hecate.guideSeen";
 const TONES = ["root", "third", "fifth", "seventh", "ninth", "octave"];
@@ -18,6 +19,9 @@ window.studio = studio;
 window.hecate = hecate;
 
 new OberonPanels($("panels"), studio);
+// MIDI learn beside every knob: tempo, tremolo depth, levels.
+const LEARN_TESTIDS = { "hecate.bpm": "bpm", "hecate.tremoloDepth": "tremolo-depth", "hecate.bassLevel": "bass-level", "hecate.droneLevel": "drone-level", "hecate.reverb": "reverb" };
+const learn = new LearnButtons(studio, "hecate", (path) => LEARN_TESTIDS[path] ?? path);
 const params = new URLSearchParams(location.search);
 const immerse = new Immerse($("immerse-canvas"), { renderer: params.get("renderer") });
 hecate.immerse = immerse;
@@ -186,6 +190,7 @@ function show() {
     controls.summary.textContent = pack ? `${pack.name}: ${pack.summary}` : "";
   }
   if (s.visual) immerse.setVisual(s.visual);
+  learn.update(s.learn);
 }
 function applyState(m) {
   const mine = m.instrument === "hecate";
