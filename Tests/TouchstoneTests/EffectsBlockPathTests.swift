@@ -106,6 +106,9 @@ import Touchstone
         while start < count {
             let end = min(count, start + 1 + Int(random.next() % 512))
             if start >= 30_000 && start < 30_512 { block.drive = 36; frame.drive = 36 }
+            if start >= 45_000 && start < 45_512 {  // level and mix glide while the drive is settled
+                block.outputLevel = -12; frame.outputLevel = -12; block.mix = 0.3; frame.mix = 0.3
+            }
             output.withUnsafeMutableBufferPointer { block.process(UnsafeMutableBufferPointer(rebasing: $0[start..<end])) }
             for n in start..<end {
                 #expect(frame.processSample(input[n]) == output[n], "block and per-sample paths differ at \(n)")

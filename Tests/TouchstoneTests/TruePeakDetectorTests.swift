@@ -42,4 +42,42 @@ import Touchstone
         x[140] = -0.75
         #expect(Self.detectedPeak(x, start: 100, count: 64) >= 0.75)
     }
+
+    /// The two-channel pass gives the same peaks, bit for bit, as one single-channel pass per channel
+    /// (left, then right combined into it), on seeded noise up to +40 dBFS and every count from 1 to 64.
+    @Test func stereoPassEqualsTwoSingleChannelPasses() {
+        let detector = TruePeakDetector()
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random() -> Float {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(Int64(bitPattern: seed >> 11) % 2_000_001 - 1_000_000) / 1_000_000
+        }
+        let splat = detector.halfBand.map { SIMD4<Float>(repeating: $0) }
+        for count in 1...64 {
+            let scale: Float = count % 3 == 0 ? 100 : 1
+            let left = (0..<(count + 64)).map { _ in random() * scale }
+            let right = (0..<(count + 64)).map { _ in random() * scale }
+            var mid = [Float](repeating: 0, count: count + 12)
+            var midRight = [Float](repeating: 0, count: count + 12)
+            var q3 = [Float](repeating: 0, count: count + 12)
+            var expected = [Float](repeating: 0, count: count + 4)
+            var actual = [Float](repeating: 0, count: count + 4)
+            detector.halfBand.withUnsafeBufferPointer { hb in
+                detector.quarter.withUnsafeBufferPointer { qt in
+                    TruePeakDetector.intervalPeaks(history: left, count: count, halfBand: hb.baseAddress!,
+                                                   quarter: qt.baseAddress!, mid: &mid, q3: &q3, peaks: &expected, combine: false)
+                    TruePeakDetector.intervalPeaks(history: right, count: count, halfBand: hb.baseAddress!,
+                                                   quarter: qt.baseAddress!, mid: &mid, q3: &q3, peaks: &expected, combine: true)
+                    splat.withUnsafeBufferPointer { sp in
+                        TruePeakDetector.stereoIntervalPeaks(left: left, right: right, count: count,
+                                                             halfBandSplat: sp.baseAddress!, quarter: qt.baseAddress!,
+                                                             midLeft: &mid, midRight: &midRight, q3: &q3, peaks: &actual)
+                    }
+                }
+            }
+            for i in 0..<count {
+                #expect(actual[i].bitPattern == expected[i].bitPattern, "count \(count), interval \(i): \(actual[i]) vs \(expected[i])")
+            }
+        }
+    }
 }

@@ -74,12 +74,16 @@ public final class BrickwallLimiter: StereoProcessor {
     /// chunk (`historyCapacity` floats, zeroed, so the detector's spare lanes read initialised memory).
     @usableFromInline let historyLeft: UnsafeMutablePointer<Float>
     @usableFromInline let historyRight: UnsafeMutablePointer<Float>
-    /// Detector scratch: midpoints, second-stage points, and the chunk's frame peaks (`scratchCapacity` each).
+    /// Detector scratch: midpoints (left, right), second-stage points, and the chunk's frame peaks
+    /// (`scratchCapacity` each).
     @usableFromInline let detectorMid: UnsafeMutablePointer<Float>
+    @usableFromInline let detectorMidRight: UnsafeMutablePointer<Float>
     @usableFromInline let detectorQuarter: UnsafeMutablePointer<Float>
     @usableFromInline let detectorPeaks: UnsafeMutablePointer<Float>
     /// `TruePeakDetector` taps: 24 half-band, then 4 second-stage.
     @usableFromInline let detectorTaps: UnsafeMutablePointer<Float>
+    /// The 24 half-band taps, each in all four lanes (`TruePeakDetector.stereoIntervalPeaks`).
+    @usableFromInline let detectorHalfBandSplat: UnsafeMutablePointer<SIMD4<Float>>
     /// One frame's buffers for `processFrame` in true-peak mode.
     @usableFromInline let singleFrame: UnsafeMutablePointer<Float>
     @usableFromInline static let historyCapacity = TruePeakDetector.context + chunk + 16
@@ -108,6 +112,7 @@ public final class BrickwallLimiter: StereoProcessor {
         historyLeft = zeroed(Self.historyCapacity)
         historyRight = zeroed(Self.historyCapacity)
         detectorMid = zeroed(Self.scratchCapacity)
+        detectorMidRight = zeroed(Self.scratchCapacity)
         detectorQuarter = zeroed(Self.scratchCapacity)
         detectorPeaks = zeroed(Self.scratchCapacity)
         singleFrame = zeroed(2)
@@ -115,6 +120,10 @@ public final class BrickwallLimiter: StereoProcessor {
         let taps = detector.halfBand + detector.quarter
         detectorTaps = .allocate(capacity: taps.count)
         detectorTaps.initialize(from: taps, count: taps.count)
+        detectorHalfBandSplat = .allocate(capacity: TruePeakDetector.halfBandTaps)
+        for k in 0..<TruePeakDetector.halfBandTaps {
+            (detectorHalfBandSplat + k).initialize(to: SIMD4(repeating: detector.halfBand[k]))
+        }
         ceilingSetting = ceiling
         releaseSetting = releaseTime
         delayedLeft = .allocate(capacity: 1)
@@ -134,7 +143,8 @@ public final class BrickwallLimiter: StereoProcessor {
         releasedGains.deallocate()
         queueIndices.deallocate()
         queueValues.deallocate()
-        for pointer in [historyLeft, historyRight, detectorMid, detectorQuarter, detectorPeaks, detectorTaps, singleFrame] {
+        detectorHalfBandSplat.deallocate()
+        for pointer in [historyLeft, historyRight, detectorMid, detectorMidRight, detectorQuarter, detectorPeaks, detectorTaps, singleFrame] {
             pointer.deallocate()
         }
     }
@@ -434,26 +444,41 @@ public final class BrickwallLimiter: StereoProcessor {
         let setup = frameSetup
         let context = TruePeakDetector.context, latency = TruePeakDetector.latency
         let historyLeft = self.historyLeft, historyRight = self.historyRight
-        let peaks = detectorPeaks, mid = detectorMid, quarter = detectorQuarter
-        let halfBand = UnsafePointer(detectorTaps), quarterTaps = UnsafePointer(detectorTaps + TruePeakDetector.halfBandTaps)
+        let peaks = detectorPeaks, midLeft = detectorMid, midRight = detectorMidRight, quarter = detectorQuarter
+        let halfBand = UnsafePointer(detectorHalfBandSplat), quarterTaps = UnsafePointer(detectorTaps + TruePeakDetector.halfBandTaps)
         let spikeProtection = spikeProtectionEnabled
         var start = 0
         while start < count {
             let n = min(Self.chunk, count &- start)
             let inLeft = left + start, inRight = right + start
-            for i in 0..<n {
+            var i = 0
+            while i < n {
+                // Four frames at once where that changes nothing: the spike protector off, or resting at unity
+                // gain with every frame at or below its threshold (it would multiply by exactly 1 and stay at 1).
+                if i &+ 4 <= n && (!spikeProtection || state.spikeProtector.gain == 1) {
+                    let l = TruePeakDetector.finiteOrZero(TruePeakDetector.load(inLeft + i))
+                    let r = TruePeakDetector.finiteOrZero(TruePeakDetector.load(inRight + i))
+                    let peak = TruePeakDetector.maximum(TruePeakDetector.magnitude(l), TruePeakDetector.magnitude(r))
+                    if !spikeProtection || !TruePeakDetector.anyLane(peak .> state.spikeProtector.thresholdLinear) {
+                        TruePeakDetector.store(l, historyLeft + (context &+ i))
+                        TruePeakDetector.store(r, historyRight + (context &+ i))
+                        i &+= 4
+                        continue
+                    }
+                }
                 var l = inLeft[i], r = inRight[i]
                 l = l.isFinite ? l : 0
                 r = r.isFinite ? r : 0
                 if spikeProtection { (l, r) = state.spikeProtector.processFrame(left: l, right: r) }
                 historyLeft[context &+ i] = l
                 historyRight[context &+ i] = r
+                i &+= 1
             }
             // Interval peaks of the frames entering the gain computer (x[n0 − 26] is history[26]).
-            TruePeakDetector.intervalPeaks(history: historyLeft, count: n, halfBand: halfBand, quarter: quarterTaps,
-                                           mid: mid, q3: quarter, peaks: peaks, combine: false)
-            TruePeakDetector.intervalPeaks(history: historyRight, count: n, halfBand: halfBand, quarter: quarterTaps,
-                                           mid: mid, q3: quarter, peaks: peaks, combine: true)
+            // Both channels in one pass (the same peaks, bit for bit, as one `intervalPeaks` call per channel).
+            TruePeakDetector.stereoIntervalPeaks(left: historyLeft, right: historyRight, count: n,
+                                                 halfBandSplat: halfBand, quarter: quarterTaps,
+                                                 midLeft: midLeft, midRight: midRight, q3: quarter, peaks: peaks)
             for i in 0..<n {
                 // A frame's peak covers the intervals on both sides of it.
                 let after = peaks[i]

@@ -358,25 +358,14 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         while n < count {
             if samplesUntilGainUpdate == 0 { advanceControl() }
             var run = min(samplesUntilGainUpdate, count &- n)
-            let fresh = freshSteps
-            if fresh < lineCapacity {
-                // Shortly after a reset: the same run with guarded reads (see the type's note).
-                run = min(run, lineCapacity &- fresh)
+            if freshSteps < lineCapacity {
+                // Shortly after a reset: the same run with guarded reads (see the type's note), in a
+                // function of its own, so this loop keeps one inlined frame (with both loops here, the optimiser
+                // inlined the guarded frame and left the steady-state one an out-of-line call, measured under callgrind).
+                run = min(run, lineCapacity &- freshSteps)
                 samplesUntilGainUpdate &-= run
-                let gains = self.gains, poles = dampingPoles
-                for i in n..<(n &+ run) {
-                    let inLeft = leftBase[i], inRight = rightBase[i]
-                    mix += mixCoefficient * (mixTarget - mix)
-                    let wet = wetFrame(
-                        left: inLeft, right: inRight,
-                        lines: lines, lineFloatMask: lineFloatMask, lineWrite: &lineWrite,
-                        diffusers: diffusers, diffuserFloatMask: diffuserFloatMask, diffuserWrite: &diffuserWrite,
-                        readOffsets: readOffsets, diffusion: g,
-                        gains: gains, poles: poles, states: &states, guarded: true, step: fresh &+ (i &- n))
-                    leftBase[i] = inLeft + mix * (wet.left - inLeft)
-                    rightBase[i] = inRight + mix * (wet.right - inRight)
-                }
-                freshSteps = fresh &+ run
+                mix = processGuarded(left: leftBase + n, right: rightBase + n, count: run, mix: mix,
+                                     lineWrite: &lineWrite, diffuserWrite: &diffuserWrite, states: &states)
                 n &+= run
                 continue
             }
@@ -400,6 +389,35 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         diffuserWritePosition = diffuserWrite
         dampingStates = states
         mixValue = mix
+    }
+
+    /// `count` frames with guarded reads (fewer than one line capacity since the reset), on the caller's
+    /// block state; returns the smoothed mix. Kept out of line on purpose (see `process`).
+    @inline(never)
+    func processGuarded(left leftBase: UnsafeMutablePointer<Float>, right rightBase: UnsafeMutablePointer<Float>,
+                        count: Int, mix startMix: Float,
+                        lineWrite: inout Int, diffuserWrite: inout Int, states: inout SIMD8<Float>) -> Float {
+        let lines = self.lines, lineFloatMask = self.lineFloatMask
+        let diffusers = self.diffusers, diffuserFloatMask = self.diffuserFloatMask
+        let readOffsets = self.readOffsets, g = diffusionGain
+        let mixTarget = self.mixTarget, mixCoefficient = mixSmoothingCoefficient
+        let gains = self.gains, poles = dampingPoles
+        let fresh = freshSteps
+        var mix = startMix
+        for i in 0..<count {
+            let inLeft = leftBase[i], inRight = rightBase[i]
+            mix += mixCoefficient * (mixTarget - mix)
+            let wet = wetFrame(
+                left: inLeft, right: inRight,
+                lines: lines, lineFloatMask: lineFloatMask, lineWrite: &lineWrite,
+                diffusers: diffusers, diffuserFloatMask: diffuserFloatMask, diffuserWrite: &diffuserWrite,
+                readOffsets: readOffsets, diffusion: g,
+                gains: gains, poles: poles, states: &states, guarded: true, step: fresh &+ i)
+            leftBase[i] = inLeft + mix * (wet.left - inLeft)
+            rightBase[i] = inRight + mix * (wet.right - inRight)
+        }
+        freshSteps = fresh &+ count
+        return mix
     }
 
     /// Distinct primes near the base lengths × size, strictly increasing.

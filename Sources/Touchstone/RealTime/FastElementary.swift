@@ -46,4 +46,37 @@ enum FastElementary {
         let t = 1 - 2 / (e + 1)
         return x < 0 ? -t : t
     }
+
+    /// `exp2` in four lanes: the same operations in the same order, so each lane equals the scalar result bit
+    /// for bit.
+    @inlinable @inline(__always)
+    static func exp2(_ x: SIMD4<Float>) -> SIMD4<Float> {
+        var clamped = x
+        clamped = clamped.replacing(with: -126, where: clamped .< -126)
+        clamped = clamped.replacing(with: 127, where: clamped .> 127)
+        let roundingMagic: Float = 12_582_912
+        let shifted = clamped + roundingMagic
+        let integerPart = shifted - roundingMagic
+        let n = unsafeBitCast(shifted, to: SIMD4<Int32>.self) &- 0x4B40_0000
+        let r = clamped - integerPart
+        let ln2: Float = 0.693_147_18
+        var p = SIMD4<Float>(repeating: 1.540_353_0e-4)
+        p = p * r + 1.333_355_8e-3
+        p = p * r + 9.618_129_1e-3
+        p = p * r + 5.550_410_9e-2
+        p = p * r + 0.240_226_51
+        p = p * r + ln2
+        p = p * r + 1
+        let scale = unsafeBitCast((n &+ 127) &<< 23, to: SIMD4<Float>.self)
+        return p * scale
+    }
+
+    /// `tanh` in four lanes, each equal to the scalar result bit for bit.
+    @inlinable @inline(__always)
+    static func tanh(_ x: SIMD4<Float>) -> SIMD4<Float> {
+        let magnitude = unsafeBitCast(unsafeBitCast(x, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
+        let e = exp2(magnitude * 2.885_390_08)
+        let t = 1 - 2 / (e + 1)
+        return t.replacing(with: -t, where: x .< 0)
+    }
 }
