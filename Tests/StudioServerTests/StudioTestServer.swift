@@ -11,8 +11,9 @@ final class StudioTestServer: @unchecked Sendable {
     let finished = LiveStop()
     let port: Int
 
-    init(token: String? = nil, configure: (inout StudioServerOptions) -> Void = { _ in }) throws {
-        session = StudioSession(instruments: [StudioToneInstrument()])
+    /// - Parameter instruments: what the studio offers (default the test tone).
+    init(token: String? = nil, instruments: [any StudioInstrument]? = nil, configure: (inout StudioServerOptions) -> Void = { _ in }) throws {
+        session = StudioSession(instruments: instruments ?? [StudioToneInstrument()])
         var options = StudioServerOptions()
         options.port = 0
         options.token = token
