@@ -90,6 +90,10 @@ def stage_box(driver):
     return driver.execute_script("const r = document.getElementById('stage').getBoundingClientRect(); return [r.left, r.top, r.width, r.height];")
 
 
+def page_log(driver):
+    return driver.execute_script("return {offset: window.games.clock.offset, samples: window.games.clock.samples, log: window.games.player.log}")
+
+
 def vibrations(driver):
     return [v for v in driver.execute_script("return window.__vibrations") if v["p"] != [0]]
 
@@ -127,7 +131,7 @@ with studio_browser(width=412, height=860) as driver:
     wait_for(lambda: driver.execute_script("return document.getElementById('circle').dataset.state") == "hit", what="harmony: the circle's hit state")
     wait_for(lambda: vibrations(driver), what="harmony: navigator.vibrate called")
     time.sleep(0.3)
-    results["harmony"] = {"sync": sync, "vibrations": vibrations(driver), "circle": circle,
+    results["harmony"] = {"page": page_log(driver), "sync": sync, "vibrations": vibrations(driver), "circle": circle,
                           "phrases": int(driver.execute_script("return document.getElementById('readout').dataset.phrases"))}
     errors = console_errors(driver)
     if errors:
@@ -138,18 +142,30 @@ with studio_browser(width=412, height=860) as driver:
     left, top, w, h = stage_box(driver)
     x = left + 0.7 * w
     touch(driver, "touchStart", x, top + 0.3 * h)
+    sent = []  # (monotonic time after the move was dispatched, y)
     for k in range(6):
-        # A half cycle every 0.3 s, in small steps (a finger's move events).
+        # A half cycle every 0.3 s or so, in small steps (a finger's move events).
         y0, y1 = (0.3, 0.7) if k % 2 == 0 else (0.7, 0.3)
-        for s in range(1, 7):
+        for step in range(1, 7):
             time.sleep(0.05)
-            touch(driver, "touchMove", x, top + (y0 + (y1 - y0) * s / 6) * h)
+            y = y0 + (y1 - y0) * step / 6
+            touch(driver, "touchMove", x, top + y * h)
+            sent.append((time.monotonic(), y))
+    # The rate from this script's own timing: crossings of y = 0.5 interpolated between moves,
+    # f = 1 / (2 Δt) per pair, the mean of the last four.
+    crossings = []
+    for (t0, a), (t1, b) in zip(sent, sent[1:]):
+        if (a - 0.5 < 0) != (b - 0.5 < 0):
+            crossings.append(t0 + (0.5 - a) / (b - a) * (t1 - t0) if b != a else t0)
+    rates = [min(10, max(0.1, 1 / (2 * (b - a)))) for a, b in zip(crossings, crossings[1:]) if b > a]
+    script_rate = sum(rates[-4:]) / len(rates[-4:]) if rates else 0
     time.sleep(0.3)
     driver.save_screenshot(f"{shots}/games-vibe.png")
     touch(driver, "touchEnd", 0, 0)
     time.sleep(0.3)
     readout = driver.execute_script("const d = document.getElementById('readout').dataset; return [+d.frequency, +d.depth]")
-    results["vibe"] = {"sync": sync, "vibrations": vibrations(driver), "frequency": readout[0], "depth": readout[1]}
+    results["vibe"] = {"page": page_log(driver), "sync": sync, "vibrations": vibrations(driver), "frequency": readout[0], "depth": readout[1],
+                       "scriptRate": script_rate}
     errors = console_errors(driver)
     if errors:
         fail(f"vibe: console errors: {errors}")
@@ -169,10 +185,13 @@ with studio_browser(width=412, height=860) as driver:
     released = time.monotonic()
     time.sleep(0.3)
     volume = float(driver.execute_script("return document.getElementById('readout').dataset.volume"))
+    results["touch"] = {"page": page_log(driver), "sync": sync, "vibrations": vibrations(driver), "volume": volume}
+    with open(result_path, "w") as f:
+        json.dump(results, f)  # so far (a failure below still leaves what was seen)
     home = wait_for(lambda: by_testid(driver, "game-home") if by_testid(driver, "game-home").is_displayed() else None,
                     timeout=8, what="touch: the home button after inactivity")
     waited = time.monotonic() - released
-    results["touch"] = {"sync": sync, "vibrations": vibrations(driver), "volume": volume, "homeAfter": waited}
+    results["touch"] = {"page": page_log(driver), "sync": sync, "vibrations": vibrations(driver), "volume": volume, "homeAfter": waited}
     errors = console_errors(driver)
     if errors:
         fail(f"touch: console errors: {errors}")

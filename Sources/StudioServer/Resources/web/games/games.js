@@ -180,6 +180,8 @@ studio.on("state", (m) => {
     if (started && wasActive) { started = false; wasActive = false; startSheet.hidden = false; }
     return;
   }
+  // This game just became the active instrument: its clock answers from now on.
+  if (started && !wasActive) clock.restart();
   wasActive = started;
   if (m.state.instructions) instructions.textContent = m.state.instructions;
   home.hidden = !m.state.home;

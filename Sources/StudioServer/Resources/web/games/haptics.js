@@ -9,9 +9,9 @@
 export const CLOCK_SAMPLES = 8;
 /** A burst later than this (ms) past its start is not played at all. */
 export const LATE_LIMIT_MS = 1000;
-/** Up to this lateness (ms) a pattern plays whole; later, its first part is cut so the rest stays on the
- *  audio clock (about the tactile onset-order threshold, haptics.md §3). */
-export const TRIM_AFTER_MS = 30;
+/** Up to this lateness (ms) a pattern plays whole (haptics.md §3: touch-to-tactile latency is fine within
+ *  5–50 ms); later, its first part is cut so the rest stays on the audio clock. */
+export const TRIM_AFTER_MS = 50;
 
 /** Maps the server's session clock (s) to performance.now() (ms): NTP-style, by the shortest round trip. */
 export class SessionClock {
@@ -20,6 +20,13 @@ export class SessionClock {
     this.samples = [];
     this.offset = null;   // ms: perf = audio·1000 − offset
     studio.on("clock", (m) => this.receive(m));
+  }
+
+  /** Starts over: the instrument answering changed (each game has its own clock). */
+  restart() {
+    this.samples = [];
+    this.offset = null;
+    this.start();
   }
 
   start() {
@@ -81,6 +88,8 @@ export class HapticPlayer {
     this.scheduled = [];   // {serial, time, timer}
     this.lastSerial = 0;
     this.lights = [];
+    /** The last bursts and what became of them (for the console and tests). */
+    this.log = [];
   }
 
   /** Call inside the tap-to-start gesture: the Vibration API needs one before it plays. */
@@ -97,11 +106,17 @@ export class HapticPlayer {
     for (const s of this.scheduled.filter((s) => s.time >= burst.time)) clearTimeout(s.timer);
     this.scheduled = this.scheduled.filter((s) => s.time < burst.time);
     const at = this.clock.ready ? this.clock.perfAt(burst.time) : performance.now();
+    const entry = { serial: burst.serial, time: burst.time, at, received: performance.now(), fired: null, late: null, cut: 0 };
+    this.log.push(entry);
+    if (this.log.length > 64) this.log.shift();
     const fire = () => {
       this.scheduled = this.scheduled.filter((s) => s.serial !== burst.serial);
       const late = performance.now() - at;
+      entry.fired = performance.now();
+      entry.late = late;
       if (late > LATE_LIMIT_MS) return;
-      const pattern = late > TRIM_AFTER_MS ? trimPattern(burst.pattern, Math.round(late)) : burst.pattern.slice();
+      entry.cut = late > TRIM_AFTER_MS ? Math.round(late) : 0;
+      const pattern = entry.cut > 0 ? trimPattern(burst.pattern, entry.cut) : burst.pattern.slice();
       if (pattern.length === 0) return;
       if (this.vibrates) { try { navigator.vibrate(pattern); } catch { /* no gesture yet: the indicator still shows it */ } }
       this.show(pattern, burst);
