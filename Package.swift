@@ -147,11 +147,12 @@ let package = Package(
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),
         .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Horatio", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
         .testTarget(name: "OberonTests", dependencies: ["Oberon", "Ariel", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "StudioTests", dependencies: ["Studio", "LiveHost", "Horatio", "ProsperoTestSupport", "HiSynth", "HiSynthLibrary", "Ariel", "AllocationCounting"]),
+        .testTarget(name: "StudioTests", dependencies: ["Studio", "LiveHost", "Horatio", "ProsperoTestSupport", "HiSynth", "HiSynthLibrary", "Ariel", "AllocationCounting", "Games", "Haptics"]),
         .testTarget(
             name: "StudioServerTests",
             dependencies: [
                 "StudioServer", "Studio", "LiveHost", "ProsperoTestSupport",
+                "Games", "Haptics",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             exclude: ["Browser"]

@@ -47,8 +47,11 @@ public struct HarmonyWithMe<Random: RandomNumberGenerator>: GameModel {
     var inactivity = InactivityMonitor()
     var now = 0.0
 
-    public init(random: Random, aspectRatio: Double = 9.0 / 19.5, schedule: HarmonySchedule = .song) {
+    /// - Parameter inactivityTimeout: seconds without touch before the home button shows (seed: 10).
+    public init(random: Random, aspectRatio: Double = 9.0 / 19.5, schedule: HarmonySchedule = .song,
+                inactivityTimeout: Double = InactivityMonitor.defaultTimeout) {
         self.random = random
+        inactivity = InactivityMonitor(timeout: inactivityTimeout)
         self.aspectRatio = aspectRatio.isFinite && aspectRatio > 0 ? aspectRatio : 9.0 / 19.5
         self.schedule = schedule
     }

@@ -37,7 +37,10 @@ public struct FeelYourVibe: GameModel {
     var touch = PrimaryTouch()
     var inactivity = InactivityMonitor()
 
-    public init() {}
+    /// - Parameter inactivityTimeout: seconds without touch before the home button shows (seed: 10).
+    public init(inactivityTimeout: Double = InactivityMonitor.defaultTimeout) {
+        inactivity = InactivityMonitor(timeout: inactivityTimeout)
+    }
 
     public var showsHomeButton: Bool { inactivity.showsHomeButton }
 

@@ -8,6 +8,9 @@ public enum StudioClientMessage: Equatable, Sendable {
     case action(path: String, value: StudioValue)
     case touch(StudioTouch)
     case ping(t: Double)
+    /// Clock sync: `t` is the page's `performance.now()` in ms (0…``maximumClockMilliseconds``); answered
+    /// by the server's `clock` with the active instrument's audio time.
+    case clock(t: Double)
 
     /// The message type as the protocol names it (`ref` of errors).
     public var type: String {
@@ -18,11 +21,14 @@ public enum StudioClientMessage: Equatable, Sendable {
         case .action: "action"
         case .touch: "touch"
         case .ping: "ping"
+        case .clock: "clock"
         }
     }
 
     /// Longest control path accepted ("hecate.tremoloDepth"), and its characters: letters, digits, `.`, `_`, `-`.
     public static let maximumPathLength = 64
+    /// Largest `t` a `clock` message may carry, ms (about 31 years of `performance.now()`).
+    public static let maximumClockMilliseconds = 1e12
     /// Longest client id accepted.
     public static let maximumClientIDLength = 64
 
@@ -92,6 +98,12 @@ public enum StudioClientMessage: Equatable, Sendable {
         case "ping":
             guard let t = object["t"]?.number else { throw .badMessage("\"t\" must be a number", ref: "ping") }
             return .ping(t: t)
+        case "clock":
+            guard let t = object["t"]?.number else { throw .badMessage("\"t\" must be a number (ms)", ref: "clock") }
+            guard t.isFinite, t >= 0, t <= maximumClockMilliseconds else {
+                throw .badMessage("\"t\" must be 0…\(Int(maximumClockMilliseconds)) ms", ref: "clock")
+            }
+            return .clock(t: t)
         default:
             throw .unknownType(String(type.prefix(maximumPathLength)))
         }

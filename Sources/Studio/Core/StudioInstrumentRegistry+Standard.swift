@@ -28,6 +28,13 @@ extension StudioInstrumentRegistry {
 
         // ---
 
+        // The three games of seed 003 (games-haptics):
+        registry.register(HarmonyStudioInstrument.self) { HarmonyStudioInstrument() }
+        registry.register(VibeStudioInstrument.self) { VibeStudioInstrument() }
+        registry.register(TouchStudioInstrument.self) { TouchStudioInstrument() }
+
+        // ---
+
         return registry
     }
 }

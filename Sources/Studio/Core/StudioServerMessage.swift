@@ -8,6 +8,9 @@ public enum StudioServerMessage: Equatable, Sendable {
     case status(audio: StudioAudioStatus, sources: [StudioValue])
     case error(StudioError)
     case pong(t: Double, server: Double)
+    /// Answer to `clock`: `t` echoed (page ms), `audio` the active instrument's audio clock in seconds
+    /// (nil when it has none), `server` the server's monotonic clock in ms.
+    case clock(t: Double, audio: Double?, server: Double)
 
     /// The protocol version this server speaks.
     public static let version = 1
@@ -23,6 +26,7 @@ public enum StudioServerMessage: Equatable, Sendable {
         case .status: "status"
         case .error: "error"
         case .pong: "pong"
+        case .clock: "clock"
         }
     }
 
@@ -32,7 +36,7 @@ public enum StudioServerMessage: Equatable, Sendable {
         case .state, .changed: .state
         case .frame: .frames
         case .status: .status
-        case .welcome, .error, .pong: nil
+        case .welcome, .error, .pong, .clock: nil
         }
     }
 
@@ -64,6 +68,10 @@ public enum StudioServerMessage: Equatable, Sendable {
             o["ref"] = e.ref.map { .string($0) } ?? .null
         case .pong(let t, let server):
             o["t"] = .number(t)
+            o["server"] = .number(server)
+        case .clock(let t, let audio, let server):
+            o["t"] = .number(t)
+            o["audio"] = audio.map { .number($0) } ?? .null
             o["server"] = .number(server)
         }
         return .object(o)

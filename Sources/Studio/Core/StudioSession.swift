@@ -199,13 +199,18 @@ public final class StudioSession: @unchecked Sendable {
             reply(.pong(t: t, server: (now * 1000).rounded()), to: connection, in: &s)
             return
         }
+        if case .clock(let t) = message {
+            let audio = s.active.flatMap { (s.instruments[$0] as? any StudioAudioClock)?.audioTime(now: now) }
+            reply(.clock(t: t, audio: audio, server: (now * 1000).rounded()), to: connection, in: &s)
+            return
+        }
         guard let id = s.connections[connection], var client = s.clients[id] else {
             reply(.error(StudioError(code: "not_ready", message: "send hello first", ref: message.type)), to: connection, in: &s)
             return
         }
         do throws(StudioError) {
             switch message {
-            case .hello, .ping: break
+            case .hello, .ping, .clock: break
             case .select(let instrument):
                 guard let index = s.instruments.firstIndex(where: { $0.id == instrument }) else { throw .unknownInstrument(instrument) }
                 if index != s.active {

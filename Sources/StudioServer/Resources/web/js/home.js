@@ -10,6 +10,9 @@ new OberonPanels(document.getElementById("panels"), studio);
 
 let active = null;
 let instruments = [];
+// The games' pages live under /games/ (games-haptics).
+const GAMES = new Set(["harmony", "vibe", "touch"]);
+const pagePath = (id) => (GAMES.has(id) ? `/games/${id}/` : `/${id}/`);
 
 function renderInstruments() {
   const list = document.getElementById("instrument-list");
@@ -23,7 +26,7 @@ function renderInstruments() {
         label: `Make ${it.name} the active instrument`, testid: `select-${it.id}`, pressed: isActive,
         onclick: () => studio.select(it.id),
       }),
-      element("a", { href: `/${it.id}/`, "aria-label": `Open ${it.name}`, "data-testid": `open-${it.id}`, text: "Open" }));
+      element("a", { href: pagePath(it.id), "aria-label": `Open ${it.name}`, "data-testid": `open-${it.id}`, text: "Open" }));
     list.append(li);
   }
 }

@@ -1,0 +1,128 @@
+import Foundation
+import Games
+import Haptics
+import ProsperoTestSupport
+import Studio
+import Testing
+
+/// The three games in real headless Chromium against an in-process studio that offers them (the home
+/// button after 2 s here, so the test stays short): Browser/games_play.py plays each page with pointer
+/// events and records `navigator.vibrate`; this test compares what the page did with the instruments:
+/// each burst's pattern is the web renderer's pattern of its events, called within 50 ms of the burst's
+/// session-clock time (mapped with the script's own clock sync), and the swipe and the hold set what the
+/// game's model computes from the same touch frames. Screenshots: docs/studio/games-*.png.
+@Suite("Games in Chromium", .serialized)
+struct GamesBrowserTests {
+    static let browser = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser")
+    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/studio")
+
+    static var available: Bool {
+        TestPeers.executable("chromium") != nil && TestPeers.executable("chromedriver") != nil && TestPeers.python(module: "selenium")
+    }
+
+    /// `pattern` with its first `ms` cut away (the page's rule for a burst it got late), written here from the
+    /// Vibration API's semantics: alternating on/off from on.
+    static func trimmed(_ pattern: [Int], by ms: Int) -> [Int] {
+        var out: [Int] = [], rest = ms, on = true
+        for entry in pattern {
+            if rest >= entry { rest -= entry; on.toggle(); continue }
+            if out.isEmpty && !on { out.append(0) }
+            out.append(entry - rest)
+            rest = 0
+            on.toggle()
+        }
+        return out.enumerated().contains { $0.offset % 2 == 0 && $0.element > 0 } ? out : []
+    }
+
+    /// The page's vibrate calls against the instrument's bursts: each burst the page got in time (within
+    /// 50 ms of its session-clock time, mapped with the script's own clock sync) is vibrated with the web
+    /// renderer's pattern of its events within 50 ms of that time; one the transport delivered later (a
+    /// loaded machine) is vibrated at once with the part not yet due. Returns how many were on time.
+    @discardableResult
+    func checkHaptics(_ game: String, _ bursts: [GameHapticBurst], _ result: [String: Any]) -> Int {
+        let sync = result["sync"] as? [String: Any]
+        let offset = sync?["offset"] as? Double ?? .nan
+        var calls = (result["vibrations"] as? [[String: Any]] ?? []).map { (t: $0["t"] as? Double ?? .nan, p: ($0["p"] as? [Double] ?? []).map { Int($0) }) }
+        let log = ((result["page"] as? [String: Any])?["log"] as? [[String: Any]]) ?? []
+        #expect(!bursts.isEmpty, "\(game): no haptic burst")
+        var onTime = 0
+        for burst in bursts {
+            let expected = WebVibrationPattern(HapticPattern(events: burst.events)).pattern
+            let due = burst.time * 1000 - offset
+            let entry = log.first { ($0["serial"] as? Double).map { Int($0) } == burst.serial }
+            guard let entry, let received = entry["received"] as? Double else { Issue.record("\(game): the page never got burst \(burst.serial)"); continue }
+            let late = received - due
+            // The page cuts what has passed by its own clock; that agrees with this test's within 2 ms.
+            let cut = Int(entry["cut"] as? Double ?? 0)
+            if late > 52 || cut > 0 { #expect(abs(Double(cut) - late) <= 2, "\(game): burst \(burst.serial) \(late) ms late, the page cut \(cut) ms") }
+            let pattern = cut > 0 ? Self.trimmed(expected, by: cut) : expected
+            if pattern.isEmpty { continue }
+            guard !calls.isEmpty else { Issue.record("\(game): no vibrate call for burst \(burst.serial)"); continue }
+            let call = calls.removeFirst()
+            #expect(call.p == pattern, "\(game): burst \(burst.serial) vibrated \(call.p), expected \(pattern) (renderer \(expected), \(late) ms late)")
+            if cut == 0 {
+                onTime += 1
+                #expect(abs(call.t - due) <= 50, "\(game): burst \(burst.serial) vibrated at \(call.t) ms, due at \(due) ms")
+            } else {
+                #expect(call.t - received < 10, "\(game): late burst \(burst.serial) vibrated \(call.t - received) ms after it arrived")
+            }
+        }
+        #expect(calls.isEmpty, "\(game): \(calls.count) vibrate calls without a burst")
+        #expect(onTime >= 1, "\(game): no burst reached the page in time")
+        return onTime
+    }
+
+    @Test("each game played by pointer events: hit and miss, swipe, hold; vibrate with the renderer's patterns on the audio clock; home after inactivity; screenshots",
+          .enabled(if: TestPeers.enabled(available)))
+    func games() async throws {
+        _ = try TestPeers.require(TestPeers.executable("chromium"), "chromium (apt-get install chromium)")
+        _ = try TestPeers.require(TestPeers.executable("chromedriver"), "chromedriver (apt-get install chromium-driver)")
+        try TestPeers.require(TestPeers.python(module: "selenium"), "selenium (pip install selenium)")
+        let harmony = HarmonyStudioInstrument(seed: 7, inactivityTimeout: 30)
+        let vibe = VibeStudioInstrument(seed: 7, inactivityTimeout: 30)
+        let touch = TouchStudioInstrument(seed: 7, inactivityTimeout: 2)
+        let studio = try StudioTestServer(instruments: [StudioToneInstrument(), harmony, vibe, touch])
+        defer { studio.stop() }
+        try FileManager.default.createDirectory(at: Self.docs, withIntermediateDirectories: true)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("games-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try await TestPeers.run("python3", [Self.browser.appendingPathComponent("games_play.py").path,
+                                                      "http://127.0.0.1:\(studio.port)/", Self.docs.path, output.path], timeout: 120)
+        #expect(run.status == 0, "games_play.py: \(run.output)")
+        guard run.status == 0 else { return }
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: [String: Any]])
+
+        // The instruments' state, read under the session's lock.
+        let (harmonyBursts, harmonyTrack) = studio.session.withInstrument("harmony") { _ in (harmony.bursts, harmony.track) } ?? ([], [])
+        let (vibeBursts, vibeLog) = studio.session.withInstrument("vibe") { _ in (vibe.bursts, vibe.inputLog) } ?? ([], [])
+        let (touchBursts, touchLog) = studio.session.withInstrument("touch") { _ in (touch.bursts, touch.inputLog) } ?? ([], [])
+
+        // Harmony: the miss played nothing, the hit one phrase with the heavy pulse.
+        #expect(results["harmony"]?["phrases"] as? Int == 1)
+        #expect(harmonyTrack.count == HapticManager.heavyIntensities.count)
+        checkHaptics("harmony", harmonyBursts, results["harmony"] ?? [:])
+
+        // Vibe: the page shows what the model computes from the same frames; depth 0.1 + 0.9·0.7, and the rate
+        // 1/(2Δt) from the crossing times the script measured itself (the server stamps arrivals, ms later).
+        var model = FeelYourVibe()
+        for frame in vibeLog { _ = model.handle(frame) }
+        let frequency = results["vibe"]?["frequency"] as? Double ?? .nan
+        let depth = results["vibe"]?["depth"] as? Double ?? .nan
+        #expect(abs(frequency - model.frequency) < 1e-3, "page \(frequency) Hz, model \(model.frequency) Hz")
+        #expect(abs(depth - model.depth) < 1e-3 && abs(depth - 0.73) < 0.01, "depth \(depth)")
+        let scriptRate = results["vibe"]?["scriptRate"] as? Double ?? .nan
+        #expect(abs(frequency - scriptRate) <= 0.15 * scriptRate, "rate \(frequency) Hz; 1/(2Δt) from the script's own crossing times: \(scriptRate) Hz")
+        #expect(model.crossings.count >= 5)
+        checkHaptics("vibe", vibeBursts, results["vibe"] ?? [:])
+
+        // Touch: the hold's volume is 1 − y as the model computes; the home button after the 2 s timeout.
+        var hold = TouchForMusic()
+        for frame in touchLog { _ = hold.handle(frame) }
+        let volume = results["touch"]?["volume"] as? Double ?? .nan
+        #expect(abs(volume - hold.volume) < 1e-3 && abs(volume - 0.75) < 0.01, "volume \(volume), model \(hold.volume)")
+        let homeAfter = results["touch"]?["homeAfter"] as? Double ?? .nan
+        #expect(homeAfter > 1.5 && homeAfter < 4, "home button after \(homeAfter) s")
+        checkHaptics("touch", touchBursts, results["touch"] ?? [:])
+    }
+}
