@@ -45,7 +45,7 @@ struct HiSynthRackAllocationTests {
                         AllocationCounter.allocations {
                             for b in 0..<120 {
                                 if b % 10 == 0 {
-                                    synth.audio.render(frameCount: block, left: lp.baseAddress!, right: rp.baseAddress!, midi: m)
+                                    synth.audio.render(frameCount: block, left: lp.baseAddress!, right: rp.baseAddress!, midi: m, blockStart: nil)
                                 } else {
                                     synth.audio.render(frameCount: block, left: lp.baseAddress!, right: rp.baseAddress!)
                                 }

@@ -31,7 +31,7 @@ enum HiSynthStudioRig {
                 r.withUnsafeMutableBufferPointer { rp in
                     if b == 0 && !midi.isEmpty {
                         midi.withUnsafeBufferPointer { m in
-                            synth.audio.render(frameCount: block, left: lp.baseAddress!, right: rp.baseAddress!, midi: m)
+                            synth.audio.render(frameCount: block, left: lp.baseAddress!, right: rp.baseAddress!, midi: m, blockStart: nil)
                         }
                     } else {
                         synth.audio.render(frameCount: block, left: lp.baseAddress!, right: rp.baseAddress!)
