@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),
         .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Horatio", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
         .testTarget(name: "OberonTests", dependencies: ["Oberon", "Ariel", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "StudioTests", dependencies: ["Studio", "LiveHost", "Horatio", "ProsperoTestSupport"]),
+        .testTarget(name: "StudioTests", dependencies: ["Studio", "LiveHost", "Horatio", "ProsperoTestSupport", "AllocationCounting"]),
         .testTarget(
             name: "StudioServerTests",
             dependencies: [

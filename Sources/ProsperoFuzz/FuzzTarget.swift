@@ -56,6 +56,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Studio WebSocket messages (`StudioClientMessage.parse`): JSON with limits, then the protocol's
     /// types; an accepted document's JSON text parses back to the same value.
     case studioMessage
+    /// Browser-audio PCM frames (`StudioPCMFrame.decode`); an accepted frame encodes back to the same bytes
+    /// (a sample of −32768, outside the symmetric range, comes back as −32767).
+    case studioPCMFrame
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -114,6 +117,25 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 }
             }
             return (try? StudioClientMessage.parse(bytes)) != nil
+        case .studioPCMFrame:
+            guard let frame = try? StudioPCMFrame.decode(bytes) else { return false }
+            var again = [UInt8](repeating: 0, count: bytes.count)
+            let written = frame.left.withUnsafeBufferPointer { l in
+                frame.right.withUnsafeBufferPointer { r in
+                    again.withUnsafeMutableBytes {
+                        StudioPCMFrame.encode(sequence: frame.sequence, sampleRate: frame.sampleRate, left: l.baseAddress!,
+                                              right: r.baseAddress!, frameCount: frame.frameCount, into: $0)
+                    }
+                }
+            }
+            var expected = bytes
+            var i = StudioPCMFrame.headerBytes
+            while i + 1 < expected.count {
+                if expected[i] == 0x00 && expected[i + 1] == 0x80 { expected[i] = 0x01 }
+                i += 2
+            }
+            guard written == bytes.count, again == expected else { fatalError("a PCM frame does not re-encode to its bytes") }
+            return true
         case .senderAllowList:
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard let list = try? SenderAllowList(parsing: lines) else { return false }

@@ -8,6 +8,8 @@ public enum StudioClientMessage: Equatable, Sendable {
     case action(path: String, value: StudioValue)
     case touch(StudioTouch)
     case ping(t: Double)
+    /// A listening page's browser-audio player (buffer fill, latency, dropouts); see ``StudioAudioReport``.
+    case audio(StudioAudioReport)
 
     /// The message type as the protocol names it (`ref` of errors).
     public var type: String {
@@ -18,6 +20,7 @@ public enum StudioClientMessage: Equatable, Sendable {
         case .action: "action"
         case .touch: "touch"
         case .ping: "ping"
+        case .audio: "audio"
         }
     }
 
@@ -92,6 +95,8 @@ public enum StudioClientMessage: Equatable, Sendable {
         case "ping":
             guard let t = object["t"]?.number else { throw .badMessage("\"t\" must be a number", ref: "ping") }
             return .ping(t: t)
+        case "audio":
+            return .audio(try StudioAudioReport.parse(object))
         default:
             throw .unknownType(String(type.prefix(maximumPathLength)))
         }
