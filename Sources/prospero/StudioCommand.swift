@@ -139,7 +139,7 @@ struct StudioCommand: ParsableCommand {
         // Bound to every interface: this machine opens it on loopback; the LAN URL follows.
         StandardOutput.line("studio: \(server.url(host: host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : nil))")
         if let lanHost, lanHost != host { StandardOutput.line("studio: on the LAN: \(server.url(host: lanHost))") }
-        if options.tls == nil && !StudioSecurity.isLoopback(host) {
+        if options.tls == nil && !StudioSecurity.isLoopback(host) && browser == nil {
             StandardOutput.line("studio: a phone on plain HTTP is a controller (sound from JACK here); browser audio needs https (--tls)")
         }
         if browser != nil {

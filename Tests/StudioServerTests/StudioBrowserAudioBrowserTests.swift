@@ -15,11 +15,10 @@ struct StudioBrowserAudioBrowserTests {
         let path = StudioBrowserTests.browser.appendingPathComponent("core_audio_stream.py").path
         let result = try await TestPeers.run("python3", [path, url], timeout: 90)
         #expect(result.status == 0, "core_audio_stream.py: \(result.output)")
-        // The README's figure: the page's latency (buffer + device) stays under 80 ms.
-        if let line = result.output.split(separator: "\n").first(where: { $0.hasPrefix("latency_ms=") }),
-           let latency = Double(line.dropFirst("latency_ms=".count)) {
-            #expect(latency < 80, "latency \(latency) ms")
-        }
+        // The README's figure: the page's latency (40 ms buffer + the browser's output latency) stays under 150 ms.
+        let line = result.output.split(separator: "\n").first { $0.hasPrefix("latency_ms=") }
+        let latency = line.flatMap { Double($0.dropFirst("latency_ms=".count)) }
+        #expect(latency.map { $0 < 150 } == true, "latency: \(result.output)")
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

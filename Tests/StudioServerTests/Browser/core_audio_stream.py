@@ -1,7 +1,7 @@
 """Browser audio in Chromium (`prospero studio --audio browser`): the tone page's "Tap to listen" starts
 the AudioWorklet player; it plays the server's stream (the test tone's 1 kHz at -18 dBFS, read back
-through the AnalyserNode the page exposes) with no dropouts and no lost frames, its buffer fill near the
-30 ms target, the latency shown on the indicator; a forced stall (frames held back 150 ms, then delivered
+through the AnalyserNode the page exposes) with no lost frames and no dropout the delivery does not explain, its buffer fill near the
+40 ms target, the latency shown on the indicator; a forced stall (frames held back 150 ms, then delivered
 at once, as a stalled connection does) shows a dropout and playback recovers. Home shows the browser backend.
 Usage: core_audio_stream.py URL   (prints "latency_ms=…" for the Swift test)"""
 import math
@@ -48,23 +48,30 @@ with studio_browser() as driver:
         fail("the Listen control has no aria-label")
     listen.click()
     wait_for(lambda: (stats(driver) or {}).get("playing"), timeout=10, what="playback")
-    # Steady playback for 2 s: no dropouts, no lost frames, the fill near its target.
+    # Steady playback for 2 s (after 1 s to settle): no lost frames, the fill near its target, and no dropout
+    # unless the frames themselves stopped arriving for longer than the buffer holds (a machine so loaded that
+    # delivery stalls; the page counts that wait as maxGapMs). On an idle machine: no dropouts at all.
+    time.sleep(1.0)
+    driver.execute_script("window.prosperoAudio.resetGapForTest()")
     before = stats(driver)
     time.sleep(2.0)
     after = stats(driver)
     if after["frames"] - before["frames"] < 250:
         fail(f"only {after['frames'] - before['frames']} frames in 2 s (expected ~375)")
-    if after["dropouts"] != before["dropouts"] or after["lost"] != 0:
-        fail(f"dropouts {before['dropouts']}→{after['dropouts']}, lost {after['lost']} during steady playback")
-    if not 15 <= after["fillMs"] <= 50:
-        fail(f"buffer fill {after['fillMs']:.1f} ms, expected near the 30 ms target")
+    if after["lost"] != 0:
+        fail(f"{after['lost']} frames lost (sequence gaps)")
+    if after["dropouts"] != before["dropouts"] and after["maxGapMs"] < 30:
+        fail(f"dropouts {before['dropouts']}→{after['dropouts']} with frames never more than {after['maxGapMs']:.1f} ms apart")
+    print(f"steady: dropouts {after['dropouts'] - before['dropouts']}, longest wait between frames {after['maxGapMs']:.1f} ms")
+    if not 20 <= after["fillMs"] <= 70:
+        fail(f"buffer fill {after['fillMs']:.1f} ms, expected near the 40 ms target")
     level, frequency = tone_of(driver)
     # A -18 dBFS peak sine has an RMS of -21 dBFS.
     if abs(level - (-21.0)) > 1.0 or abs(frequency - 1000) > 10:
         fail(f"the analyser reads {level:.2f} dBFS RMS at {frequency:.1f} Hz, expected -21 dBFS at 1000 Hz")
     text = by_testid(driver, "audio-indicator-text").text
     latency = float(by_testid(driver, "audio-indicator").get_attribute("data-latency"))
-    if "latency" not in text or not 15 <= latency <= 120:
+    if "latency" not in text or not 20 <= latency <= 150:
         fail(f"indicator '{text}', latency {latency}")
 
     # A stall: frames held back 150 ms, then delivered in a burst.
@@ -78,7 +85,7 @@ with studio_browser() as driver:
     level, frequency = tone_of(driver)
     if abs(level - (-21.0)) > 1.0 or abs(frequency - 1000) > 10 or not recovered["playing"]:
         fail(f"after the stall: {level:.2f} dBFS at {frequency:.1f} Hz, playing {recovered['playing']}")
-    if recovered["fillMs"] > 50:
+    if recovered["fillMs"] > 80:
         fail(f"after the stall the fill stayed at {recovered['fillMs']:.1f} ms (the burst was not trimmed)")
 
     # Home: the audio status names the browser backend and its latency.

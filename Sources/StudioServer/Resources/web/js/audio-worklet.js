@@ -1,11 +1,12 @@
 // The browser-audio player (AudioWorklet, docs/studio-protocol.md "Browser audio"): a stereo ring of
 // PCM blocks from the server, played on the browser's audio clock (the master).
-// - Jitter buffer: playback starts when the fill reaches the target (30 ms by default) and the server
+// - Jitter buffer: playback starts when the fill reaches the target (40 ms by default) and the server
 //   steers its render rate on the smoothed fill the player reports, so the fill stays near the target.
 // - Underrun: the output goes silent, a dropout is counted, and playback resumes once the target is
 //   buffered again, fading in over 1 ms (no click).
-// - Overflow (a burst after a network stall): the oldest samples past the maximum are dropped back to
-//   the target, so the latency never grows.
+// - Overflow: when the smoothed fill stays above the maximum (80 ms), or any burst (a stalled connection
+//   delivering at once) passes the hard limit (150 ms), the oldest samples are dropped back to the target,
+//   so the latency never grows. A burst after a short gap is kept: the gap already used up the buffer.
 // Messages in: {left: Float32Array, right: Float32Array}, {reset: true}. Out (every ~100 ms):
 // {fill, smoothed, target, dropouts, overflows, playing} in frames.
 
@@ -18,8 +19,9 @@ class PCMPlayer extends AudioWorkletProcessor {
     this.right = new Float32Array(this.capacity);
     this.read = 0;
     this.fill = 0;
-    this.target = Math.round(((o.targetMs ?? 30) / 1000) * sampleRate);
-    this.maximum = Math.round(((o.maximumMs ?? 60) / 1000) * sampleRate);
+    this.target = Math.round(((o.targetMs ?? 40) / 1000) * sampleRate);
+    this.maximum = Math.round(((o.maximumMs ?? 80) / 1000) * sampleRate);
+    this.hardMaximum = Math.round(((o.hardMaximumMs ?? 150) / 1000) * sampleRate);
     this.fadeStep = 1 / Math.max(1, Math.round(0.001 * sampleRate));  // 1 ms fade-in
     this.gain = 0;
     this.playing = false;
@@ -43,7 +45,7 @@ class PCMPlayer extends AudioWorkletProcessor {
       write = write + 1 === this.capacity ? 0 : write + 1;
     }
     this.fill = Math.min(this.capacity, this.fill + n);
-    if (this.fill > this.maximum) {
+    if (this.fill > this.hardMaximum || (this.smoothedValid && this.smoothed > this.maximum && this.fill > this.target)) {
       const drop = this.fill - this.target;
       this.read = (this.read + drop) % this.capacity;
       this.fill -= drop;

@@ -7,8 +7,9 @@
 
 import { element } from "/js/ui.js";
 
-export const TARGET_MS = 30;
-export const MAXIMUM_MS = 60;
+export const TARGET_MS = 40;
+export const MAXIMUM_MS = 80;
+export const HARD_MAXIMUM_MS = 150;
 export const REPORT_MS = 250;
 
 let attached = null;
@@ -31,6 +32,8 @@ class BrowserAudio {
     this.frames = 0;
     this.lost = 0;
     this.lastSequence = null;
+    this.lastArrival = null;
+    this.maxGapMs = 0;
     this.held = null;
     this.rate = 48000;
     this.box = element("div", { id: "browser-audio", class: "browser-audio", role: "status", testid: "audio-indicator" });
@@ -62,7 +65,7 @@ class BrowserAudio {
       this.context = new AudioContext({ sampleRate: this.rate, latencyHint: "interactive" });
       await this.context.audioWorklet.addModule("/js/audio-worklet.js");
       this.node = new AudioWorkletNode(this.context, "prospero-pcm-player", {
-        numberOfInputs: 0, outputChannelCount: [2], processorOptions: { targetMs: TARGET_MS, maximumMs: MAXIMUM_MS },
+        numberOfInputs: 0, outputChannelCount: [2], processorOptions: { targetMs: TARGET_MS, maximumMs: MAXIMUM_MS, hardMaximumMs: HARD_MAXIMUM_MS },
       });
       this.node.port.onmessage = (event) => { this.player = event.data; this.show(); };
       this.analyser = this.context.createAnalyser();
@@ -88,6 +91,10 @@ class BrowserAudio {
 
   receive(view) {
     if (!this.node || view.byteLength < 13) return;
+    // The longest wait between frames (what the jitter buffer has to bridge), since the last reset.
+    const now = performance.now();
+    if (this.lastArrival !== null) this.maxGapMs = Math.max(this.maxGapMs, now - this.lastArrival);
+    this.lastArrival = now;
     if (this.held) { this.held.push(view); return; }
     this.play(view);
   }
@@ -139,8 +146,11 @@ class BrowserAudio {
     setTimeout(() => { const held = this.held; this.held = null; for (const v of held) this.play(v); }, ms);
   }
 
+  /** Tests: starts a new window for `maxGapMs`. */
+  resetGapForTest() { this.maxGapMs = 0; }
+
   stats() {
-    return { ...this.player, frames: this.frames, lost: this.lost, latencyMs: this.latencyMs, fillMs: this.fillMs,
+    return { ...this.player, frames: this.frames, lost: this.lost, maxGapMs: this.maxGapMs, latencyMs: this.latencyMs, fillMs: this.fillMs,
       sampleRate: this.context?.sampleRate ?? 0, state: this.context?.state ?? "none" };
   }
 }
