@@ -59,6 +59,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The settings file (`ProsperoSettings(json:)`, with its limits), and mapping files
     /// (`ProsperoSettings.mappings(json:)`); an accepted document writes text that reads back equal.
     case settings
+    /// Browser-audio PCM frames (`StudioPCMFrame.decode`); an accepted frame encodes back to the same bytes
+    /// (a sample of −32768, outside the symmetric range, comes back as −32767).
+    case studioPCMFrame
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -123,6 +126,25 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             guard let again = try? ProsperoSettings(json: settings.jsonText), again == settings else {
                 fatalError("settings do not round-trip: \(settings.jsonText)")
             }
+            return true
+        case .studioPCMFrame:
+            guard let frame = try? StudioPCMFrame.decode(bytes) else { return false }
+            var again = [UInt8](repeating: 0, count: bytes.count)
+            let written = frame.left.withUnsafeBufferPointer { l in
+                frame.right.withUnsafeBufferPointer { r in
+                    again.withUnsafeMutableBytes {
+                        StudioPCMFrame.encode(sequence: frame.sequence, sampleRate: frame.sampleRate, left: l.baseAddress!,
+                                              right: r.baseAddress!, frameCount: frame.frameCount, into: $0)
+                    }
+                }
+            }
+            var expected = bytes
+            var i = StudioPCMFrame.headerBytes
+            while i + 1 < expected.count {
+                if expected[i] == 0x00 && expected[i + 1] == 0x80 { expected[i] = 0x01 }
+                i += 2
+            }
+            guard written == bytes.count, again == expected else { fatalError("a PCM frame does not re-encode to its bytes") }
             return true
         case .senderAllowList:
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -1,8 +1,11 @@
+import Foundation
+import LiveHost
 import ProsperoJACK
 import Studio
 
-/// The one place that maps JACK's figures to the studio's ``StudioAudioStatus`` (Home's audio panel).
-/// When LiveHost gains its portable audio-status value, this is the file to change.
+/// The one place that maps the audio backend's figures to the studio's ``StudioAudioStatus`` (Home's
+/// audio panel): JACK's server as queried at start, then LiveHost's live ``AudioHostStatus`` snapshot
+/// (xruns, DSP load, ports and their connections, latency) at the status rate.
 public enum StudioAudioStatusMapping {
     /// `jack` as queried at start (nil: no JACK, nothing renders), the client name the studio opens.
     public static func status(jack: JACKServerStatus?, clientName: String, note: String? = nil) -> StudioAudioStatus {
@@ -16,10 +19,22 @@ public enum StudioAudioStatusMapping {
         return s
     }
 
-    /// The running client's counters.
-    public static func updating(_ status: StudioAudioStatus, xruns: Int) -> StudioAudioStatus {
-        var s = status
-        s.xruns = xruns
+    /// The running backend's snapshot (`LiveSession.audioStatus`): its rate and period, the latency from
+    /// MIDI in to the hardware (period + processing + playback), xruns, DSP load, and the ports with what
+    /// they connect to. Before the backend runs (rate 0) the start-up `fallback` stays.
+    public static func status(host: AudioHostStatus, fallback: StudioAudioStatus) -> StudioAudioStatus {
+        guard host.sampleRate > 0 else { return fallback }
+        var s = StudioAudioStatus(backend: .jack, client: host.clientName)
+        s.rate = Double(host.sampleRate)
+        s.period = host.periodFrames
+        s.latencyMs = AudioHostStatus.milliseconds(frames: host.periodFrames + host.latencyFromInputFrames, rate: host.sampleRate)
+        s.xruns = host.xruns
+        s.cpuLoad = host.cpuLoad ?? fallback.cpuLoad
+        s.ports = host.ports.isEmpty ? fallback.ports : host.ports.map { $0.line.trimmingCharacters(in: .whitespaces) }
+        s.latencyLine = host.latencyLine.trimmingCharacters(in: .whitespaces)
+        if !host.isRunning {
+            s.note = host.shutdownReason.map { "JACK server gone: \($0)" } ?? "JACK: not running"
+        }
         return s
     }
 }

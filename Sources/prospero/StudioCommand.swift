@@ -9,8 +9,8 @@ import Studio
 import StudioServer
 
 /// `prospero studio`: the local web app. Serves Home and every instrument's page, runs the active
-/// instrument's engine once in this process (through JACK, or nothing with `--audio none`), and feeds
-/// it the shared OSC inputs.
+/// instrument's engine once in this process (through JACK, streamed to the pages with `--audio browser`,
+/// or nothing with `--audio none`), and feeds it the shared OSC inputs.
 struct StudioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "studio",
@@ -28,7 +28,7 @@ struct StudioCommand: ParsableCommand {
     @Option(help: "Address to serve on: 127.0.0.1 (default) for this machine only; a LAN address or 0.0.0.0 for phones (needs a token).")
     var host: String = "127.0.0.1"
 
-    @Option(help: "Where the sound plays: auto (JACK when a server runs, else none), jack, browser, none.")
+    @Option(help: "Where the sound plays: auto (JACK when a server runs, else browser), jack, browser (streamed to the pages that tap Listen), none.")
     var audio: String = "auto"
 
     @Option(help: "Access token for --host beyond loopback (8…128 letters, digits, - _ .); default: a random one.")
@@ -64,9 +64,6 @@ struct StudioCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard (0...65535).contains(oscPort) else { throw ValidationError("--osc-port must be 0…65535") }
         guard let mode = AudioMode(rawValue: audio) else { throw ValidationError("--audio must be auto, jack, browser or none, not '\(audio)'") }
-        if mode == .browser {
-            throw ValidationError("--audio browser is not available yet (the protocol's PCM frame is defined, the page's player is not); use jack or none")
-        }
         if let token, !StudioToken.isValid(token) { throw ValidationError("--token must be 8…128 letters, digits, '-', '_' or '.'") }
         guard tls.isEmpty || tls.count == 2 else { throw ValidationError("--tls takes two files: CERT.pem KEY.pem") }
         for file in tls where !FileManager.default.isReadableFile(atPath: file) { throw ValidationError("--tls: cannot read '\(file)'") }
@@ -102,7 +99,7 @@ struct StudioCommand: ParsableCommand {
         if host == "0.0.0.0" || host == "::" { options.extraHosts = Set(StudioNetwork.localAddresses()) }
         let server = StudioServer(session: session, options: options, resources: try StudioResources.bundled())
 
-        // Audio: JACK when asked (or found, for auto), else nothing renders.
+        // Audio: JACK when asked (or found, for auto), the browser when asked (or no JACK, for auto), else nothing renders.
         let mode = AudioMode(rawValue: audio)!
         var jack: JACKServerStatus?
         if mode == .jack || mode == .auto {
@@ -114,9 +111,22 @@ struct StudioCommand: ParsableCommand {
         let driver = jack.map { _ in StudioJACKDriver(engines: session.audioEngines, active: session.activeIndex, tap: server.tap) }
         if let driver { session.onSelect.withLock { $0 = { driver.select($0) } } }
         let settings = startSettings(session: session, jackRunning: jack != nil, driver: driver, stop: stop)
-        session.audioStatus = StudioAudioStatusMapping.status(
-            jack: jack, clientName: live.clientName,
-            note: jack == nil ? (mode == .none ? "--audio none: nothing renders" : "no JACK server: nothing renders") : nil)
+        let browser = jack == nil && (mode == .browser || mode == .auto)
+            ? StudioBrowserDriver(engines: session.audioEngines, active: session.activeIndex, tap: server.tap, session: session) : nil
+        if let browser {
+            session.onSelect.withLock { $0 = { browser.select($0) } }
+            session.onAudioReport.withLock { $0 = { report, client, time in browser.report(report, client: client, at: time) } }
+            browser.start(stop: stop)
+            session.audioStatus = browser.status(at: MonotonicClock.now())
+            let updater = Thread {
+                while stop.wait(timeout: .milliseconds(500)) == nil { session.audioStatus = browser.status(at: MonotonicClock.now()) }
+            }
+            updater.name = "studio browser status"
+            updater.start()
+        } else {
+            session.audioStatus = StudioAudioStatusMapping.status(
+                jack: jack, clientName: live.clientName, note: jack == nil ? "--audio none: nothing renders" : nil)
+        }
 
         // The shared OSC input.
         let tracker = StudioSourceTracker(UDPDatagramSource(host: oscHost, port: oscPort))
@@ -145,8 +155,16 @@ struct StudioCommand: ParsableCommand {
         // Bound to every interface: this machine opens it on loopback; the LAN URL follows.
         StandardOutput.line("studio: \(server.url(host: host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : nil))")
         if let lanHost, lanHost != host { StandardOutput.line("studio: on the LAN: \(server.url(host: lanHost))") }
-        if options.tls == nil && !StudioSecurity.isLoopback(host) {
+        if options.tls == nil && !StudioSecurity.isLoopback(host) && browser == nil {
             StandardOutput.line("studio: a phone on plain HTTP is a controller (sound from JACK here); browser audio needs https (--tls)")
+        }
+        if browser != nil {
+            StandardOutput.line("studio: browser audio: \(StudioBrowserDriver.defaultBlockFrames)-frame blocks at \(Int(StudioBrowserDriver.defaultSampleRate)) Hz; "
+                + "open the page and tap Listen" + (jack == nil && mode == .auto ? " (no JACK server runs)" : ""))
+            if options.tls == nil && !StudioSecurity.isLoopback(host) {
+                StandardOutput.line("studio: browser audio needs a secure context: over plain HTTP only a page on this machine (http://127.0.0.1:…) "
+                    + "can listen; for phones serve HTTPS with --tls CERT KEY (mkcert)")
+            }
         }
         let instruments = session.instrumentList.map(\.name).joined(separator: ", ")
         StandardOutput.line("studio: instruments: \(instruments.isEmpty ? "none registered" : instruments); "
@@ -162,7 +180,7 @@ struct StudioCommand: ParsableCommand {
             jackSession.beforeFinalPeriod = { session.finish(at: MonotonicClock.now()) }
             let updater = Thread {
                 while stop.wait(timeout: .milliseconds(500)) == nil {
-                    session.audioStatus = StudioAudioStatusMapping.updating(session.audioStatus, xruns: jackSession.statistics.xruns)
+                    session.audioStatus = StudioAudioStatusMapping.status(host: jackSession.audioStatus, fallback: session.audioStatus)
                 }
             }
             updater.name = "studio jack status"
@@ -183,6 +201,7 @@ struct StudioCommand: ParsableCommand {
         }
         served.wait(timeout: .seconds(2))
         settings.wait()
+        browser?.waitUntilStopped()
         StandardOutput.line(LiveCommand.summary(stop.reason, inputThread.waitUntilFinished()?.success))
         if let message = failure.message { throw ValidationError("studio server: \(message)") }
     }

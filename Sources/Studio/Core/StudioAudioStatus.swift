@@ -26,6 +26,12 @@ public struct StudioAudioStatus: Equatable, Sendable {
     public var xruns: Int = 0
     /// DSP load in percent as JACK reports it (0…100).
     public var cpuLoad: Double = 0
+    /// Browser mode: pages listening now; nil otherwise.
+    public var listeners: Int?
+    /// Browser mode: the steered render rate's deviation from nominal, parts per million (±500); nil otherwise.
+    public var ratePPM: Double?
+    /// JACK: LiveHost's latency line ("latency: MIDI in → sound …"), nil otherwise.
+    public var latencyLine: String?
     /// A line saying what is wrong or waiting ("no JACK server: --audio none"), nil when all is well.
     public var note: String?
 
@@ -43,6 +49,9 @@ public struct StudioAudioStatus: Equatable, Sendable {
         ]
         o["client"] = client.map { .string($0) } ?? .null
         o["note"] = note.map { .string($0) } ?? .null
+        if let listeners { o["listeners"] = .number(Double(listeners)) }
+        if let ratePPM { o["ratePPM"] = .number((ratePPM * 10).rounded() / 10) }
+        if let latencyLine { o["latencyLine"] = .string(latencyLine) }
         return .object(o)
     }
 }

@@ -11,6 +11,8 @@ public enum StudioClientMessage: Equatable, Sendable {
     /// Clock sync: `t` is the page's `performance.now()` in ms (0…``maximumClockMilliseconds``); answered
     /// by the server's `clock` with the active instrument's audio time.
     case clock(t: Double)
+    /// A listening page's browser-audio player (buffer fill, latency, dropouts); see ``StudioAudioReport``.
+    case audio(StudioAudioReport)
 
     /// The message type as the protocol names it (`ref` of errors).
     public var type: String {
@@ -22,6 +24,7 @@ public enum StudioClientMessage: Equatable, Sendable {
         case .touch: "touch"
         case .ping: "ping"
         case .clock: "clock"
+        case .audio: "audio"
         }
     }
 
@@ -104,6 +107,8 @@ public enum StudioClientMessage: Equatable, Sendable {
                 throw .badMessage("\"t\" must be 0…\(Int(maximumClockMilliseconds)) ms", ref: "clock")
             }
             return .clock(t: t)
+        case "audio":
+            return .audio(try StudioAudioReport.parse(object))
         default:
             throw .unknownType(String(type.prefix(maximumPathLength)))
         }

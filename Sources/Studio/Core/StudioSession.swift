@@ -18,6 +18,9 @@ public final class StudioSession: @unchecked Sendable {
     /// Called (outside the lock) with the new active instrument's index when a `select` changes it;
     /// the audio driver switches engines on it.
     public let onSelect: Mutex<(@Sendable (Int) -> Void)?> = Mutex(nil)
+    /// Called (under the session's lock: keep it short) with a listening page's browser-audio report,
+    /// its client id and the time; the browser-audio driver steers its render rate on it.
+    public let onAudioReport: Mutex<(@Sendable (StudioAudioReport, String, Double) -> Void)?> = Mutex(nil)
 
     struct Client {
         var id: String
@@ -74,6 +77,10 @@ public final class StudioSession: @unchecked Sendable {
     public var audioEngines: [any StudioAudioEngine] { state.withLock { $0.instruments.map(\.audio) } }
     /// Clients connected now.
     public var connectedClientCount: Int { state.withLock { $0.clients.values.filter { $0.connection != nil }.count } }
+    /// Connected clients subscribed to browser audio (`audio`), by id.
+    public var audioListeners: [String] {
+        state.withLock { $0.clients.values.filter { $0.connection != nil && $0.subscriptions.contains(.audio) }.map(\.id).sorted() }
+    }
     /// Clients connected or within their retention time.
     public var clientCount: Int { state.withLock { $0.clients.count } }
     public var audioStatus: StudioAudioStatus {
@@ -211,6 +218,9 @@ public final class StudioSession: @unchecked Sendable {
         do throws(StudioError) {
             switch message {
             case .hello, .ping, .clock: break
+            case .audio(let report):
+                let callback = onAudioReport.withLock { $0 }
+                callback?(report, id, now)
             case .select(let instrument):
                 guard let index = s.instruments.firstIndex(where: { $0.id == instrument }) else { throw .unknownInstrument(instrument) }
                 if index != s.active {

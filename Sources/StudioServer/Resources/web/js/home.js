@@ -39,6 +39,14 @@ function renderAudio(audio) {
       ["Rate", `${audio.rate} Hz`], ["Period", `${audio.period} frames`],
       ["Latency", `${Number(audio.latencyMs).toFixed(2)} ms`], ["Xruns", String(audio.xruns)],
       ["DSP load", `${Number(audio.cpuLoad).toFixed(1)} %`]);
+    if (audio.latencyLine) rows.push(["Latency path", audio.latencyLine]);
+  } else if (audio.backend === "browser") {
+    // Streamed to the pages that tap Listen; latency = one block + the listening page's buffer and device.
+    const here = window.prosperoAudio?.context ? window.prosperoAudio : null;
+    rows.push(["Rate", `${audio.rate} Hz`], ["Block", `${audio.period} frames`],
+      ["Latency", `${Number(audio.latencyMs).toFixed(1)} ms${here ? ` (this page ${Math.round(here.latencyMs)} ms)` : ""}`],
+      ["Dropouts", String(audio.xruns)], ["Listeners", String(audio.listeners ?? 0)],
+      ["Rate steering", `${Number(audio.ratePPM ?? 0).toFixed(1)} ppm`], ["Render load", `${Number(audio.cpuLoad).toFixed(1)} %`]);
   }
   facts.replaceChildren(...rows.flatMap(([k, v]) => [element("dt", { text: k }), element("dd", { text: v, testid: `audio-${k.toLowerCase().replace(/\W+/g, "-")}` })]));
   document.getElementById("audio-note").textContent = audio.note ?? "";

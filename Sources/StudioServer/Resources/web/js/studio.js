@@ -103,6 +103,12 @@ export class StudioConnection {
       this.showBanner(false);
       this.emit("connection", true);
       this.emit("welcome", message);
+      // Browser audio: the Listen control and the latency/dropout indicator, on every page.
+      if (message.audio?.backend === "browser" || this.browserAudio) {
+        this.browserAudio ??= import("/js/browser-audio.js");
+        this.browserAudio.then((m) => m.attachBrowserAudio(this, message.audio))
+          .catch((e) => console.warn("studio: browser audio unavailable", e));
+      }
       // Controls queued while offline, in order.
       const queued = this.queue.splice(0);
       for (const m of queued) this.socket.send(JSON.stringify(m));

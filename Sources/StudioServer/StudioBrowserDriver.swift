@@ -1,0 +1,211 @@
+import Enobarbus
+import Foundation
+import LiveHost
+import Studio
+import Synchronization
+import Touchstone
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The studio's sound in the browser (`--audio browser`): a render clock on a dedicated thread renders
+/// the active instrument's engine in fixed blocks, paced in real time by ``StudioRenderClock`` and
+/// steered by the listening page's buffer fill (``StudioRateSteering``, ±0.05 %), with flush-to-zero on.
+/// Each block goes to the meter tap (the panels) and, encoded once as a `0x10` frame
+/// (``StudioPCMBlockRenderer``), through a lock-free ring to a sender thread that hands it to every
+/// client subscribed to `audio`. The engine renders once however many pages listen.
+///
+/// The render thread allocates nothing and takes no lock: the ring, the tap and the atomics are its only
+/// contact with the rest (the sender thread does the allocating and the session's locking).
+public final class StudioBrowserDriver: @unchecked Sendable {
+    /// 256 frames at 48 kHz: 5.33 ms per block.
+    public static let defaultBlockFrames = 256
+    public static let defaultSampleRate = 48_000.0
+    /// A page's report older than this (s) no longer steers; the next listener takes over.
+    public static let reportTimeout = 2.0
+
+    public let engines: [any StudioAudioEngine]
+    public let tap: StudioMeterTap
+    public let session: StudioSession
+    public let sampleRate: Double
+    public let blockFrames: Int
+    private let renderer: StudioPCMBlockRenderer
+    private let frameBytes: Int
+    private let ring: SPSCRingBuffer<UInt8>
+    private let active = Atomic<Int>(-1)
+    private let ratioBits = Atomic<UInt64>(1.0.bitPattern)
+    private let stopping = Atomic<Bool>(false)
+    private let blocks = Atomic<Int>(0)
+    private let lateRestarts = Atomic<Int>(0)
+    private let ringDrops = Atomic<Int>(0)
+    private let busyNanoseconds = Atomic<Int>(0)
+    private let control = Mutex(Control())
+    private var threads: [Thread] = []
+    private let finished = DispatchGroup()
+
+    struct Control {
+        var steering = StudioRateSteering()
+        /// The page whose clock the render follows, and when it last reported.
+        var master: String?
+        var masterReport: StudioAudioReport?
+        var lastMasterReport = -Double.infinity
+        /// Every listener's last report (for Home's latency and dropouts), by client id.
+        var reports: [String: (report: StudioAudioReport, at: Double)] = [:]
+        var loadWindow: (busy: Int, time: Double) = (0, 0)
+        var cpuLoad = 0.0
+    }
+
+    public init(engines: [any StudioAudioEngine], active: Int?, tap: StudioMeterTap, session: StudioSession,
+                sampleRate: Double = StudioBrowserDriver.defaultSampleRate, blockFrames: Int = StudioBrowserDriver.defaultBlockFrames) {
+        self.engines = engines
+        self.tap = tap
+        self.session = session
+        self.sampleRate = sampleRate
+        renderer = StudioPCMBlockRenderer(sampleRate: sampleRate, blockFrames: blockFrames)
+        self.blockFrames = renderer.blockFrames
+        frameBytes = StudioPCMFrame.byteCount(frames: renderer.blockFrames)
+        // 64 blocks (341 ms at 256 frames) between the render and the sender threads.
+        ring = SPSCRingBuffer(minimumCapacity: 64 * frameBytes)
+        self.active.store(active ?? -1, ordering: .relaxed)
+    }
+
+    /// Which engine renders (nil: silence). Any thread.
+    public func select(_ index: Int?) { active.store(index ?? -1, ordering: .relaxed) }
+
+    /// The render rate / nominal the steering asks for now (1 ± 0.0005).
+    public var ratio: Double { Double(bitPattern: ratioBits.load(ordering: .relaxed)) }
+    /// Blocks rendered so far.
+    public var renderedBlocks: Int { blocks.load(ordering: .relaxed) }
+
+    /// Prepares the engines and starts the render and sender threads; they end when `stop` is requested.
+    public func start(stop: LiveStop) {
+        for engine in engines { engine.prepare(sampleRate: sampleRate, maximumFrames: blockFrames) }
+        tap.noteSampleRate(sampleRate)
+        stop.onRequest { [self] in stopping.store(true, ordering: .relaxed) }
+        let render = Thread { [self] in renderLoop() }
+        render.name = "studio browser render"
+        render.qualityOfService = .userInteractive
+        let send = Thread { [self] in sendLoop() }
+        send.name = "studio browser send"
+        threads = [render, send]
+        for t in threads {
+            finished.enter()
+            t.start()
+        }
+    }
+
+    /// Waits (up to `timeout`) for both threads to end after the stop.
+    @discardableResult
+    public func waitUntilStopped(timeout: Double = 2) -> Bool {
+        finished.wait(timeout: .now() + timeout) == .success
+    }
+
+    // MARK: Render thread
+
+    private func renderLoop() {
+        defer { finished.leave() }
+        let saved = FlushToZero.enable()
+        defer { FlushToZero.restore(saved) }
+        var clock = StudioRenderClock(sampleRate: sampleRate, blockFrames: blockFrames, start: MonotonicClock.now())
+        while !stopping.load(ordering: .relaxed) {
+            let now = MonotonicClock.now()
+            switch clock.poll(now: now) {
+            case .wait(let seconds):
+                Self.sleep(seconds)
+            case .render:
+                let index = active.load(ordering: .relaxed)
+                let engine: (any StudioAudioEngine)? = index >= 0 && index < engines.count ? engines[index] : nil
+                let frame = renderer.render(engine)
+                tap.push(left: renderer.leftSamples, right: renderer.rightSamples, frameCount: blockFrames)
+                // Whole frames only: the sender reads fixed-size frames.
+                if ring.capacity - ring.count >= frame.count {
+                    for byte in frame { _ = ring.push(byte) }
+                } else {
+                    ringDrops.wrappingAdd(1, ordering: .relaxed)
+                }
+                let restartsBefore = clock.lateRestarts
+                clock.ratio = Double(bitPattern: ratioBits.load(ordering: .relaxed))
+                clock.rendered(at: now)
+                if clock.lateRestarts != restartsBefore { lateRestarts.wrappingAdd(1, ordering: .relaxed) }
+                blocks.wrappingAdd(1, ordering: .relaxed)
+                busyNanoseconds.wrappingAdd(Int((MonotonicClock.now() - now) * 1e9), ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Sleeps `seconds` (capped at 20 ms so that a stop is seen soon) without allocating.
+    static func sleep(_ seconds: Double) {
+        let s = min(max(seconds, 0), 0.020)
+        var request = timespec(tv_sec: 0, tv_nsec: Int(s * 1e9))
+        var remaining = timespec()
+        _ = nanosleep(&request, &remaining)
+    }
+
+    // MARK: Sender thread
+
+    private func sendLoop() {
+        defer { finished.leave() }
+        var frame = [UInt8]()
+        frame.reserveCapacity(frameBytes)
+        while !stopping.load(ordering: .relaxed) {
+            var sent = false
+            while ring.count >= frameBytes {
+                frame.removeAll(keepingCapacity: true)
+                for _ in 0..<frameBytes { if let b = ring.pop() { frame.append(b) } }
+                session.sendBinary(frame, to: .audio)
+                sent = true
+            }
+            if !sent { Self.sleep(0.001) }
+        }
+    }
+
+    // MARK: Control (the session's thread)
+
+    /// A page's report: the steering follows one page (the master: the first listener that reports, until
+    /// it goes quiet for ``reportTimeout``); every page's latency and dropouts show on Home.
+    public func report(_ report: StudioAudioReport, client: String, at time: Double) {
+        control.withLock { c in
+            c.reports[client] = (report, time)
+            if c.master == nil || time - c.lastMasterReport > Self.reportTimeout { c.master = client }
+            guard c.master == client else { return }
+            c.lastMasterReport = time
+            c.masterReport = report
+            let r = c.steering.update(fill: report.fillMs / 1000, target: report.targetMs / 1000, at: time)
+            ratioBits.store(r.bitPattern, ordering: .relaxed)
+        }
+    }
+
+    /// What Home shows (call at the status rate): rate, block, the master page's latency, dropouts
+    /// (every listener's, plus blocks the server rendered late or could not queue), the render thread's load.
+    public func status(at time: Double) -> StudioAudioStatus {
+        let listeners = Set(session.audioListeners)
+        let busy = busyNanoseconds.load(ordering: .relaxed)
+        let late = lateRestarts.load(ordering: .relaxed) + ringDrops.load(ordering: .relaxed)
+        return control.withLock { c in
+            c.reports = c.reports.filter { listeners.contains($0.key) || time - $0.value.at <= Self.reportTimeout }
+            if c.master != nil, time - c.lastMasterReport > Self.reportTimeout {
+                c.master = nil
+                c.masterReport = nil
+                c.steering.pause()
+                ratioBits.store(c.steering.ratio.bitPattern, ordering: .relaxed)
+            }
+            let dt = time - c.loadWindow.time
+            if dt > 0.1 {
+                c.cpuLoad = c.loadWindow.time > 0 ? min(100, Double(busy - c.loadWindow.busy) / (dt * 1e9) * 100) : 0
+                c.loadWindow = (busy, time)
+            }
+            var s = StudioAudioStatus(backend: .browser, client: nil)
+            s.rate = sampleRate
+            s.period = blockFrames
+            let block = Double(blockFrames) / sampleRate * 1000
+            s.latencyMs = block + (c.masterReport?.latencyMs ?? 0)
+            s.xruns = late + c.reports.values.reduce(0) { $0 + $1.report.dropouts }
+            s.cpuLoad = c.cpuLoad
+            s.listeners = listeners.count
+            s.ratePPM = (Double(bitPattern: ratioBits.load(ordering: .relaxed)) - 1) * 1e6
+            s.note = listeners.isEmpty ? "browser audio: open a page and tap Listen (a secure context: localhost or https)" : nil
+            return s
+        }
+    }
+}
