@@ -38,6 +38,8 @@ func waitUntil(_ what: String, timeout: Duration = .seconds(5), _ condition: () 
 }
 
 private let serverCounter = Atomic<Int>(0)
+/// Serialises server starts (see ``JACKTestServer/init(sampleRate:period:named:)``).
+private let startLock = NSLock()
 
 /// A child process started by a test and stopped by its process id.
 final class PeerProcess {
@@ -93,21 +95,34 @@ final class JACKTestServer {
     let jackd: PeerProcess
 
     /// Starts a server named `name`, by default a new unique one.
+    ///
+    /// Servers start one at a time in this process: jackd 1.9 can exit silently when two servers register
+    /// in its shared-memory registry at the same moment (seen when suites run in parallel), so starts are
+    /// serialised, and a server that still exits at startup is tried again (a fresh name) up to three times.
     init(sampleRate: Int = 48_000, period: Int = 256, named: String? = nil) throws {
-        let n = serverCounter.add(1, ordering: .relaxed).newValue
-        self.name = named ?? "prospero-test-\(getpid())-\(n)"
-        jackd = try PeerProcess(
-            "jackd",
-            ["--no-realtime", "-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
-            server: nil
-        )
-        let name = self.name
-        try waitUntil("jackd \(name) to accept clients") {
-            guard jackd.process.isRunning else { return true }
-            return (try? JACKServerStatus.query(serverName: name, clientName: "probe")) != nil
-        }
-        guard jackd.process.isRunning else {
-            throw ServerFailedToStart(name: name, output: jackd.readOutput())
+        startLock.lock()
+        defer { startLock.unlock() }
+        var attempt = 0
+        while true {
+            attempt += 1
+            let n = serverCounter.add(1, ordering: .relaxed).newValue
+            let name = named ?? "prospero-test-\(getpid())-\(n)"
+            let jackd = try PeerProcess(
+                "jackd",
+                ["--no-realtime", "-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
+                server: nil
+            )
+            try waitUntil("jackd \(name) to accept clients") {
+                guard jackd.process.isRunning else { return true }
+                return (try? JACKServerStatus.query(serverName: name, clientName: "probe")) != nil
+            }
+            if jackd.process.isRunning {
+                self.name = name
+                self.jackd = jackd
+                return
+            }
+            if attempt >= 3 || named != nil { throw ServerFailedToStart(name: name, output: jackd.readOutput()) }
+            usleep(200_000)
         }
     }
 
