@@ -20,6 +20,8 @@ public final class StudioServer: @unchecked Sendable {
     public let options: StudioServerOptions
     public let resources: StudioResources
     public let tap: StudioMeterTap
+    /// What the sockets sent, dropped and cut off (``StudioOutboundQueue``).
+    public let outbound = StudioOutboundCounters()
     private let bound = Mutex<Int?>(nil)
     private let boundEvent = LiveStop()
 
@@ -185,23 +187,24 @@ public final class StudioServer: @unchecked Sendable {
     }
 
     private func serveSocket(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let (stream, continuation) = AsyncStream.makeStream(of: StudioOutgoing.self, bufferingPolicy: .bufferingNewest(1024))
-        let connection = session.connect { continuation.yield($0) }
+        let queue = StudioOutboundQueue(counters: self.outbound)
+        let connection = session.connect { queue.push($0) }
         defer {
-            continuation.finish()
-            session.disconnect(connection, now: now)
+            queue.finish()
+            session.disconnect(connection, now: now, missedMessages: queue.overflowed)
         }
         // Three parts; the first to end (the client closed, the writer failed, the studio stops) ends the others.
         let sockets = self.sockets
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await message in stream {
+                for await message in queue.stream {
                     do {
                         switch message {
                         case .text(let text): try await outbound.write(.text(text))
                         case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
                         }
                     } catch { return }
+                    queue.written(message)
                 }
             }
             group.addTask { [self] in
@@ -220,7 +223,7 @@ public final class StudioServer: @unchecked Sendable {
             }
             group.addTask { await sockets.wait(connection) }
             await group.next()
-            continuation.finish()
+            queue.finish()
             sockets.remove(connection)
             group.cancelAll()
         }

@@ -202,6 +202,7 @@ struct StudioCommand: ParsableCommand {
         served.wait(timeout: .seconds(2))
         settings.wait()
         browser?.waitUntilStopped()
+        StandardOutput.line("studio: " + server.outbound.summary)
         StandardOutput.line(LiveCommand.summary(stop.reason, inputThread.waitUntilFinished()?.success))
         if let message = failure.message { throw ValidationError("studio server: \(message)") }
     }

@@ -32,7 +32,12 @@ final class RawClient: @unchecked Sendable {
         init(_ d: String) { description = d }
     }
 
+    /// A reader's pong and a sender's frame may be written from two threads; each frame goes out whole.
+    private let writeLock = NSLock()
+
     func write(_ bytes: [UInt8]) {
+        writeLock.lock()
+        defer { writeLock.unlock() }
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -114,7 +119,7 @@ final class RawClient: @unchecked Sendable {
         return try request(path, headers: headers)
     }
 
-    /// Sends one masked frame (opcode 1 text, 2 binary).
+    /// Sends one masked frame (opcode 1 text, 2 binary, 0xA pong).
     func sendFrame(_ payload: [UInt8], opcode: UInt8 = 1) {
         var frame: [UInt8] = [0x80 | opcode]
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
@@ -134,7 +139,8 @@ final class RawClient: @unchecked Sendable {
 
     func sendText(_ text: String) { sendFrame(Array(text.utf8)) }
 
-    /// The next data frame (opcode, payload); nil on close or timeout. Pings are skipped.
+    /// The next data frame (opcode, payload); nil on close or timeout. Pings are answered with a pong, as
+    /// browsers do (the server pings every 30 s and closes a socket that did not answer the last one).
     func readFrame() -> (opcode: UInt8, payload: [UInt8])? {
         while true {
             guard let head = take(2) else { return nil }
@@ -149,7 +155,11 @@ final class RawClient: @unchecked Sendable {
             }
             guard let payload = take(length) else { return nil }
             if opcode == 0x8 { return nil }
-            if opcode == 0x9 || opcode == 0xA { continue }
+            if opcode == 0x9 {
+                sendFrame(payload, opcode: 0xA)
+                continue
+            }
+            if opcode == 0xA { continue }
             return (opcode, payload)
         }
     }

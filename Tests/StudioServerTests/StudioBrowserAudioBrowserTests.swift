@@ -6,7 +6,7 @@ import Testing
 /// Browser audio in real headless Chromium, started as a user starts it: `prospero studio --audio browser`.
 @Suite("Studio browser audio in Chromium", .serialized)
 struct StudioBrowserAudioBrowserTests {
-    @Test("the AudioWorklet plays the stream; latency shown; a stall shows a dropout and recovers",
+    @Test("the AudioWorklet plays the stream for 20 s without dropouts; latency shown; a stall shows a dropout and recovers",
           .enabled(if: TestPeers.enabled(StudioBrowserTests.available)))
     func stream() async throws {
         try StudioBrowserTests.requirePeers()

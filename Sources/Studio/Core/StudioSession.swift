@@ -118,7 +118,8 @@ public final class StudioSession: @unchecked Sendable {
     }
 
     /// A socket closed: the client's touches end now; its state is kept for ``StudioSessionOptions/retention``.
-    public func disconnect(_ connection: Int, now: Double) {
+    /// `missedMessages`: the socket was cut with messages it never got, so a resume sends the whole state.
+    public func disconnect(_ connection: Int, now: Double, missedMessages: Bool = false) {
         state.withLock { s in
             s.outboxes[connection] = nil
             guard let id = s.connections.removeValue(forKey: connection), var client = s.clients[id], client.connection == connection
@@ -131,6 +132,7 @@ public final class StudioSession: @unchecked Sendable {
             client.connection = nil
             client.outbox = nil
             client.detachedAt = now
+            if missedMessages { client.pendingOverflow = true }
             s.clients[id] = client
         }
     }

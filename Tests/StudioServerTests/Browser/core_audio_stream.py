@@ -48,16 +48,16 @@ with studio_browser() as driver:
         fail("the Listen control has no aria-label")
     listen.click()
     wait_for(lambda: (stats(driver) or {}).get("playing"), timeout=10, what="playback")
-    # Steady playback for 2 s (after 1 s to settle): no lost frames, the fill near its target, and no dropout
+    # Steady playback for 20 s (after 1 s to settle): no lost frames, the fill near its target, and no dropout
     # unless the frames themselves stopped arriving for longer than the buffer holds (a machine so loaded that
     # delivery stalls; the page counts that wait as maxGapMs). On an idle machine: no dropouts at all.
     time.sleep(1.0)
     driver.execute_script("window.prosperoAudio.resetGapForTest()")
     before = stats(driver)
-    time.sleep(2.0)
+    time.sleep(20.0)
     after = stats(driver)
-    if after["frames"] - before["frames"] < 250:
-        fail(f"only {after['frames'] - before['frames']} frames in 2 s (expected ~375)")
+    if after["frames"] - before["frames"] < 3400:
+        fail(f"only {after['frames'] - before['frames']} frames in 20 s (expected ~3750)")
     if after["lost"] != 0:
         fail(f"{after['lost']} frames lost (sequence gaps)")
     if after["dropouts"] != before["dropouts"] and after["maxGapMs"] < 30:

@@ -140,6 +140,19 @@ struct StudioSessionTests {
         #expect(after.count == 1 && after[0]["type"] == "state" && after[0]["state"]?.object?["frequency"] == 500)
     }
 
+    @Test("a socket cut with messages it never got → the whole state on resume, not a replay with holes")
+    func cutWithMissedMessages() {
+        let session = makeSession()
+        let a = Outbox(), b = Outbox()
+        let (ca, idA, _) = join(session, a)
+        let (cb, _, _) = join(session, b)
+        session.disconnect(ca, now: 0, missedMessages: true)
+        send(session, cb, #"{"type":"set","path":"tone.frequency","value":700}"#)
+        _ = a.take()
+        let (_, _, after) = join(session, a, client: idA, at: 1)
+        #expect(after.count == 1 && after[0]["type"] == "state" && after[0]["state"]?.object?["frequency"] == 700)
+    }
+
     @Test("a lost socket ends its touches: the tone stops and everyone hears of it")
     func lostSocketEndsTouches() {
         let session = makeSession()

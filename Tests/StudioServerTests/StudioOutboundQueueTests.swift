@@ -1,0 +1,70 @@
+import Studio
+import StudioServer
+import Testing
+
+/// A socket's outgoing queue: text is kept in order up to its byte limit, then the queue closes and
+/// counts the cut; binary frames beyond their limit are dropped and counted; written messages free room.
+@Suite("Studio outbound queue")
+struct StudioOutboundQueueTests {
+    @Test("binary frames beyond the limit are dropped and counted; writing frees room")
+    func binaryDrops() async {
+        let counters = StudioOutboundCounters()
+        let queue = StudioOutboundQueue(counters: counters)
+        for i in 0..<(StudioOutboundQueue.binaryLimit + 10) { queue.push(.binary([UInt8(i & 0xFF)])) }
+        #expect(counters.binaryDropped.load(ordering: .relaxed) == 10)
+        queue.written(.binary([0]))
+        queue.push(.binary([0xEE]))
+        #expect(counters.binaryDropped.load(ordering: .relaxed) == 10)
+        queue.push(.text("after"))
+        queue.finish()
+        var frames: [StudioOutgoing] = []
+        for await m in queue.stream { frames.append(m) }
+        // The first 64 in order, then the one pushed after a write, then the text: nothing reordered.
+        #expect(frames.count == StudioOutboundQueue.binaryLimit + 2)
+        #expect(Array(frames.prefix(StudioOutboundQueue.binaryLimit)) == (0..<StudioOutboundQueue.binaryLimit).map { .binary([UInt8($0)]) })
+        #expect(Array(frames.suffix(2)) == [.binary([0xEE]), .text("after")])
+        #expect(!queue.overflowed)
+    }
+
+    @Test("text past the byte limit closes the queue once, counts the cut, keeps what was queued in order")
+    func textCut() async {
+        let counters = StudioOutboundCounters()
+        let queue = StudioOutboundQueue(counters: counters)
+        let message = String(repeating: "x", count: 1 << 16)
+        let fits = StudioOutboundQueue.textByteLimit / message.utf8.count
+        for _ in 0..<fits { queue.push(.text(message)) }
+        #expect(!queue.overflowed)
+        queue.push(.text(message))
+        queue.push(.text("later"))
+        #expect(queue.overflowed)
+        #expect(counters.clientsCut.load(ordering: .relaxed) == 1)
+        var count = 0
+        for await m in queue.stream {
+            #expect(m == .text(message))
+            count += 1
+        }
+        #expect(count == fits)
+    }
+
+    @Test("a reader that keeps up is never cut, however much passes through")
+    func steadyReader() async {
+        let counters = StudioOutboundCounters()
+        let queue = StudioOutboundQueue(counters: counters)
+        let message = String(repeating: "y", count: 1000)
+        var read = 0
+        var iterator = queue.stream.makeAsyncIterator()
+        for round in 0..<50 {
+            for _ in 0..<1000 { queue.push(.text(message)) }
+            if round == 49 { queue.finish() }
+            for _ in 0..<1000 {
+                guard let m = await iterator.next() else { break }
+                queue.written(m)
+                read += 1
+            }
+        }
+        #expect(read == 50_000)
+        #expect(!queue.overflowed && counters.clientsCut.load(ordering: .relaxed) == 0)
+        #expect(counters.textSent.load(ordering: .relaxed) == 50_000)
+        #expect(counters.summary.contains("0 pages cut off"))
+    }
+}
