@@ -9,9 +9,10 @@ import Touchstone
 /// With `TruePeakDetectorTests.stereoPassEqualsTwoSingleChannelPasses` (the two-channel detector equals the
 /// single-channel one), this pins the block path to the algorithm as it was before either shortcut.
 @Suite struct BrickwallLimiterBlockPathTests {
-    @Test(arguments: [true, false])
-    func blockPathEqualsTheFramePathBitForBit(spikeProtection: Bool) {
-        var random = SeededRandom(seed: spikeProtection ? 0x7B1C_0001 : 0x7B1C_0000)
+    /// Also with the ceiling moved between blocks (the quiet-chunk shortcut compares against the gliding ceiling).
+    @Test(arguments: [(true, false), (false, false), (true, true)])
+    func blockPathEqualsTheFramePathBitForBit(spikeProtection: Bool, movingCeiling: Bool) {
+        var random = SeededRandom(seed: (spikeProtection ? 0x7B1C_0001 : 0x7B1C_0000) ^ (movingCeiling ? 0x100 : 0))
         let spec = ProcessSpec(sampleRate: 48_000, maximumBlockSize: 512, channelCount: 2)
         let block = BrickwallLimiter(ceiling: -3, releaseTime: 0.05)
         let frame = BrickwallLimiter(ceiling: -3, releaseTime: 0.05)
@@ -40,6 +41,11 @@ import Touchstone
         var start = 0
         while start < count {
             let end = min(count, start + 1 + Int(random.next() % 300))
+            if movingCeiling && random.next() % 8 == 0 {
+                let ceiling = -12 * random.float(0...1)
+                block.ceiling = ceiling
+                frame.ceiling = ceiling
+            }
             outLeft.withUnsafeMutableBufferPointer { l in
                 outRight.withUnsafeMutableBufferPointer { r in
                     block.process(left: UnsafeMutableBufferPointer(rebasing: l[start..<end]),

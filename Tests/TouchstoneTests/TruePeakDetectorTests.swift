@@ -1,4 +1,5 @@
 import Foundation
+import ProsperoTestSupport
 import Testing
 import Touchstone
 
@@ -41,6 +42,37 @@ import Touchstone
         #expect(Self.detectedPeak(x, start: 100, count: 64) == 0)
         x[140] = -0.75
         #expect(Self.detectedPeak(x, start: 100, count: 64) >= 0.75)
+    }
+
+    /// No estimate exceeds `gainBound` times the largest sample it reads: on the input that drives the half-band
+    /// stage hardest (every sample the sign of its tap: the midpoint reaches Σ|h|), on full-scale alternation at
+    /// Nyquist and on seeded noise, at unit scale and near the limits of Float. The bound is also not loose
+    /// beyond reason: the worst input reaches more than 75 % of it.
+    @Test func estimatesStayWithinTheGainBound() {
+        let detector = TruePeakDetector()
+        let bound = TruePeakDetector.gainBound(halfBand: detector.halfBand, quarter: detector.quarter)
+        #expect(bound > 1 && bound < 4, "\(bound)")
+        var worst = [Float](repeating: 0, count: 300)
+        // The midpoint between x[130] and x[131]: h[k] multiplies x[130 − k] and x[131 + k].
+        for k in 0..<TruePeakDetector.halfBandTaps {
+            let sign: Float = detector.halfBand[k] < 0 ? -1 : 1
+            worst[130 - k] = sign
+            worst[131 + k] = sign
+        }
+        let nyquist = (0..<300).map { Float($0 % 2 == 0 ? 1 : -1) }
+        var random = SeededRandom(seed: 0x7B1C_0B0D)
+        let noise = (0..<300).map { _ in random.float(-1...1) }
+        var reached: Float = 0
+        for signal in [worst, nyquist, noise] {
+            for scale: Float in [1, 1e-30, 1e10] {
+                let x = signal.map { $0 * scale }
+                let largest = x.map(abs).max()!
+                let peak = Self.detectedPeak(x, start: 100, count: 64)
+                #expect(peak <= largest * bound, "peak \(peak) over \(largest) × \(bound)")
+                if scale == 1 { reached = max(reached, peak / bound) }
+            }
+        }
+        #expect(reached > 0.75, "the worst input reached \(reached) of the bound")
     }
 
     /// The two-channel pass gives the same peaks, bit for bit, as one single-channel pass per channel

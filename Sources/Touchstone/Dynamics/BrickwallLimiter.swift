@@ -84,6 +84,9 @@ public final class BrickwallLimiter: StereoProcessor {
     @usableFromInline let detectorTaps: UnsafeMutablePointer<Float>
     /// The 24 half-band taps, each in all four lanes (`TruePeakDetector.stereoIntervalPeaks`).
     @usableFromInline let detectorHalfBandSplat: UnsafeMutablePointer<SIMD4<Float>>
+    /// `TruePeakDetector.gainBound` of the detector's taps: a chunk whose samples stay under the ceiling
+    /// divided by this cannot be limited, so its detection is skipped (`limitTruePeak`).
+    @usableFromInline let detectorGainBound: Float
     /// One frame's buffers for `processFrame` in true-peak mode.
     @usableFromInline let singleFrame: UnsafeMutablePointer<Float>
     @usableFromInline static let historyCapacity = TruePeakDetector.context + chunk + 16
@@ -120,6 +123,7 @@ public final class BrickwallLimiter: StereoProcessor {
         let taps = detector.halfBand + detector.quarter
         detectorTaps = .allocate(capacity: taps.count)
         detectorTaps.initialize(from: taps, count: taps.count)
+        detectorGainBound = TruePeakDetector.gainBound(halfBand: detector.halfBand, quarter: detector.quarter)
         detectorHalfBandSplat = .allocate(capacity: TruePeakDetector.halfBandTaps)
         for k in 0..<TruePeakDetector.halfBandTaps {
             (detectorHalfBandSplat + k).initialize(to: SIMD4(repeating: detector.halfBand[k]))
@@ -447,6 +451,7 @@ public final class BrickwallLimiter: StereoProcessor {
         let peaks = detectorPeaks, midLeft = detectorMid, midRight = detectorMidRight, quarter = detectorQuarter
         let halfBand = UnsafePointer(detectorHalfBandSplat), quarterTaps = UnsafePointer(detectorTaps + TruePeakDetector.halfBandTaps)
         let spikeProtection = spikeProtectionEnabled
+        let gainBound = detectorGainBound
         var start = 0
         while start < count {
             let n = min(Self.chunk, count &- start)
@@ -474,19 +479,39 @@ public final class BrickwallLimiter: StereoProcessor {
                 historyRight[context &+ i] = r
                 i &+= 1
             }
-            // Interval peaks of the frames entering the gain computer (x[n0 − 26] is history[26]).
-            // Both channels in one pass (the same peaks, bit for bit, as one `intervalPeaks` call per channel).
-            TruePeakDetector.stereoIntervalPeaks(left: historyLeft, right: historyRight, count: n,
-                                                 halfBandSplat: halfBand, quarter: quarterTaps,
-                                                 midLeft: midLeft, midRight: midRight, q3: quarter, peaks: peaks)
-            for i in 0..<n {
-                // A frame's peak covers the intervals on both sides of it.
-                let after = peaks[i]
-                let peak = max(after, state.previousIntervalPeak)
-                state.previousIntervalPeak = after
-                let out = state.limit(setup, left: historyLeft[latency &+ i], right: historyRight[latency &+ i], peak: peak)
-                inLeft[i] = out.left
-                inRight[i] = out.right
+            // A quiet chunk: every sample the detector reads for it (history[0 ..< context + n]) is so far under
+            // the ceiling that no estimate can reach it (`detectorGainBound`), and neither did the interval carried
+            // in. Every frame's required gain is then exactly 1, whatever its exact peak, so the gain computer gets
+            // 0 instead; only the last interval's exact peak is computed, to carry on. The output is the same, bit
+            // for bit (`BrickwallLimiterBlockPathTests`). The floor allows for the ceiling's glide rounding.
+            let floor = min(state.ceilingLinear, setup.ceilingTarget) * 0.9999
+            if n >= 4 && state.previousIntervalPeak <= floor
+                && TruePeakDetector.largestMagnitude(historyLeft, historyRight, count: context &+ n) * gainBound <= floor {
+                TruePeakDetector.stereoIntervalPeaks(left: historyLeft + (n &- 4), right: historyRight + (n &- 4), count: 4,
+                                                     halfBandSplat: halfBand, quarter: quarterTaps,
+                                                     midLeft: midLeft, midRight: midRight, q3: quarter, peaks: peaks)
+                let last = peaks[3]
+                for i in 0..<n {
+                    let out = state.limit(setup, left: historyLeft[latency &+ i], right: historyRight[latency &+ i], peak: 0)
+                    inLeft[i] = out.left
+                    inRight[i] = out.right
+                }
+                state.previousIntervalPeak = last
+            } else {
+                // Interval peaks of the frames entering the gain computer (x[n0 − 26] is history[26]).
+                // Both channels in one pass (the same peaks, bit for bit, as one `intervalPeaks` call per channel).
+                TruePeakDetector.stereoIntervalPeaks(left: historyLeft, right: historyRight, count: n,
+                                                     halfBandSplat: halfBand, quarter: quarterTaps,
+                                                     midLeft: midLeft, midRight: midRight, q3: quarter, peaks: peaks)
+                for i in 0..<n {
+                    // A frame's peak covers the intervals on both sides of it.
+                    let after = peaks[i]
+                    let peak = max(after, state.previousIntervalPeak)
+                    state.previousIntervalPeak = after
+                    let out = state.limit(setup, left: historyLeft[latency &+ i], right: historyRight[latency &+ i], peak: peak)
+                    inLeft[i] = out.left
+                    inRight[i] = out.right
+                }
             }
             // Keep the newest `context` frames for the next chunk (forward copy: the source lies after the target).
             for i in 0..<context {

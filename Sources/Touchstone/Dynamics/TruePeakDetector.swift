@@ -57,6 +57,58 @@ public struct TruePeakDetector: Sendable {
         return row.map { Float($0 / sum) }
     }
 
+    /// The most any estimate (`intervalPeaks`) can exceed the largest |x| it reads, for these taps. Each
+    /// interpolated point (the midpoint, and the quarter points on either side of it) is a fixed linear
+    /// combination of the samples, so it is at most the combination's L1 norm times the largest |x|; then
+    /// `interpolatedMargin`, and a crest's parabola, whose top is at most 9/8 of its highest point (with l and r
+    /// within [0, c], (r − l)² / 8(2c − l − r) ≤ c / 8); raised by 1e-4 for rounding. Samples whose magnitudes
+    /// stay under `ceiling / gainBound` cannot be read above `ceiling`, so a limiter may skip the detector there.
+    public static func gainBound(halfBand: [Float], quarter: [Float]) -> Float {
+        // Coefficients by sample offset from x[m] of the midpoint of [m + j, m + j + 1].
+        func mid(_ j: Int) -> [Int: Double] {
+            var c: [Int: Double] = [:]
+            for (k, h) in halfBand.enumerated() {
+                c[j - k, default: 0] += Double(h)
+                c[j + 1 + k, default: 0] += Double(h)
+            }
+            return c
+        }
+        func sample(_ j: Int) -> [Int: Double] { [j: 1] }
+        func combine(_ terms: [(Double, [Int: Double])]) -> [Int: Double] {
+            var c: [Int: Double] = [:]
+            for (g, part) in terms { for (j, v) in part { c[j, default: 0] += g * v } }
+            return c
+        }
+        let g = quarter.map(Double.init)
+        // `finishPeaks`: q1 lies between x[m] and the midpoint, q3 between the midpoint and x[m + 1].
+        let q1 = combine([(g[0], sample(0)), (g[0], mid(0)), (g[1], mid(-1)), (g[1], sample(1)),
+                          (g[2], sample(-1)), (g[2], mid(1)), (g[3], mid(-2)), (g[3], sample(2))])
+        let q3 = combine([(g[0], mid(0)), (g[0], sample(1)), (g[1], sample(0)), (g[1], mid(1)),
+                          (g[2], mid(-1)), (g[2], sample(2)), (g[3], sample(-1)), (g[3], mid(2))])
+        let norms = [mid(0), q1, q3].map { $0.values.reduce(0) { $0 + abs($1) } }
+        return Float(max(1, norms.max() ?? 1) * Double(interpolatedMargin) * 1.125 * 1.0001)
+    }
+
+    /// The largest |x| of the first `count` samples of both channels.
+    @inlinable @inline(__always)
+    public static func largestMagnitude(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, count: Int) -> Float {
+        var lanes = SIMD4<Float>()
+        var i = 0
+        while i &+ 4 <= count {
+            lanes = maximum(lanes, maximum(magnitude(load(left + i)), magnitude(load(right + i))))
+            i &+= 4
+        }
+        let pair = maximum(lanes, SIMD4(lanes.z, lanes.w, lanes.x, lanes.y))
+        var largest = pair.x > pair.y ? pair.x : pair.y
+        while i < count {
+            let l = abs(left[i]), r = abs(right[i])
+            let m = l > r ? l : r
+            largest = m > largest ? m : largest
+            i &+= 1
+        }
+        return largest
+    }
+
     /// Four floats from `p` (any alignment).
     @inlinable @inline(__always)
     static func load(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
