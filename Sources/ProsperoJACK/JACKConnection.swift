@@ -1,7 +1,9 @@
 import CJACKLoader
 
 /// An open libjack client handle and the queries every client can make.
-/// Not thread-safe: use from one thread at a time.
+/// Not thread-safe: use from one thread at a time. A process should talk to one JACK server at a time:
+/// libjack keeps per-process client state (its semaphore table is indexed by a client's number on its
+/// server), so clients of two servers open at once in one process can collide.
 package final class JACKConnection {
     package let handle: OpaquePointer
     /// The name the server gave the client (JACK appends "-01" … when the name is taken).

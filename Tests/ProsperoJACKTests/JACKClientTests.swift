@@ -6,6 +6,11 @@ import Synchronization
 import Testing
 
 /// Against real JACK: `jackd -d dummy` (a unique server per test) and jackd2's example clients.
+///
+/// Every suite that starts a server is in here (nested ones too), so they all run one at a time: libjack
+/// keeps per-process client state (its table of client semaphores is indexed by a client's number on its
+/// server), and in-process clients of two servers at once collide there. A test run crashed inside libjack
+/// when the learn test's clients and the allocation test's ran side by side on two servers.
 @Suite(.serialized) struct JACKClientTests {
     /// Parses `jack_midi_dump -a` lines ("  22976: 90 3c 40 note on …").
     static func parseDump(_ text: String) -> [TimedMIDI] {

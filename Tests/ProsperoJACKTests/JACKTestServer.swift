@@ -161,13 +161,20 @@ final class JACKTestServer {
         try PeerProcess(tool, arguments, server: name)
     }
 
-    /// Stops the server with SIGTERM (it unregisters itself); reclaims its slot if it had to be killed.
+    /// Stops the server with SIGTERM (it unregisters itself); reclaims its slot if it had to be killed; then
+    /// removes the semaphores its clients left in /dev/shm (a client killed by a test never unlinks its own,
+    /// and they pile up across runs).
     func stop() {
         guard jackd.process.isRunning else { return }
         jackd.stop()
         if jackd.process.terminationReason == .uncaughtSignal && jackd.process.terminationStatus == SIGKILL {
             crashed = true
             reclaimRegistrySlot()
+        }
+        let shm = "/dev/shm"
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: shm)) ?? []
+        where file.hasPrefix("jack_sem.") && file.contains("_\(name)_") {
+            try? FileManager.default.removeItem(atPath: shm + "/" + file)
         }
     }
 
