@@ -14,7 +14,6 @@ import base64
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import threading
@@ -22,6 +21,7 @@ import time
 import uuid
 
 from core_browser import studio_browser, console_errors, by_testid, wait_for, fail
+from children import Children, Reader
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.support.ui import Select
@@ -29,42 +29,8 @@ from selenium.webdriver.support.ui import Select
 prospero, screenshot = sys.argv[1], sys.argv[2]
 server = f"hands{uuid.uuid4().hex[:8]}"
 env = dict(os.environ, JACK_DEFAULT_SERVER=server, JACK_NO_AUDIO_RESERVATION="1")
-children = []
-
-
-def start(arguments, **kw):
-    if shutil.which("setpriv"):
-        # The child gets SIGTERM if this script dies, so a killed run leaves no jackd holding a registry slot.
-        arguments = ["setpriv", "--pdeathsig", "TERM"] + arguments
-    p = subprocess.Popen(arguments, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
-    children.append(p)
-    return p
-
-
-def stop(p, sig=signal.SIGTERM):
-    if p.poll() is None:
-        p.send_signal(sig)
-        try:
-            p.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-
-
-class Reader(threading.Thread):
-    """Collects a child's output lines without blocking."""
-
-    def __init__(self, process):
-        super().__init__(daemon=True)
-        self.process, self.lines = process, []
-        self.start()
-
-    def run(self):
-        for line in self.process.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def text(self):
-        return "\n".join(self.lines)
+children = Children(env, server)
+start = children.start
 
 
 def dump_messages(reader):
@@ -99,18 +65,10 @@ def wait_midi(condition, what, timeout=8.0):
     fail(f"timed out waiting for {what}; jack_midi_dump printed {dump_out.lines}")
 
 
-jackd = studio = None
+studio = None
 try:
-    jackd = start(["jackd", "--no-realtime", "-n", server, "-d", "dummy", "-r", "48000", "-p", "256"])
-    jackd_out = Reader(jackd)
+    children.start_jackd()
     dump = None
-    for _ in range(100):
-        if jackd.poll() is not None:
-            fail(f"jackd exited: {jackd_out.text()}")
-        probe = subprocess.run(["jack_lsp"], env=env, capture_output=True, text=True)
-        if probe.returncode == 0:
-            break
-        time.sleep(0.1)
     # Line-buffered, so what arrives can be read while the test runs (a pipe would hold it until exit).
     dump = start((["stdbuf", "-oL"] if shutil.which("stdbuf") else []) + ["jack_midi_dump", "-a", "handsdump"])
     dump_out = Reader(dump)
@@ -284,16 +242,4 @@ try:
     wait_for(lambda: len(note_offs(dump_out, 69)) > offs_before, timeout=5, what="the held note to end when the page went away")
     print("ok")
 finally:
-    if studio is not None:
-        stop(studio, signal.SIGINT)
-    for p in reversed(children):
-        if p is not jackd:
-            stop(p)
-    if jackd is not None:
-        stop(jackd)
-        # A jackd that did not exit cleanly leaves its entry in JACK's registry (8 per machine); only a server
-        # of the same name reclaims it, so start and stop one (as JACKTestServer.reclaimRegistrySlot does).
-        if os.path.exists(f"/dev/shm/jack_{server}_0_0"):
-            again = start(["jackd", "--no-realtime", "-n", server, "-d", "dummy", "-r", "48000", "-p", "256"])
-            time.sleep(1.5)
-            stop(again)
+    children.stop_all(first=studio)

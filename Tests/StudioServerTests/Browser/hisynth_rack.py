@@ -18,15 +18,14 @@ import math
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 import time
 import uuid
 
 import mido
 from core_browser import studio_browser, console_errors, by_testid, wait_for, fail
+from children import Children, Reader, stop
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.support.ui import Select
 from selenium.common.exceptions import TimeoutException
@@ -35,39 +34,8 @@ prospero, screenshot, vectors_path, song_path = sys.argv[1:5]
 server = f"hisynth{uuid.uuid4().hex[:8]}"
 env = dict(os.environ, JACK_DEFAULT_SERVER=server, JACK_NO_AUDIO_RESERVATION="1",
            XDG_DATA_HOME=f"/tmp/{server}-data")
-children = []
-
-
-def start(arguments, **kw):
-    if shutil.which("setpriv"):
-        arguments = ["setpriv", "--pdeathsig", "TERM"] + arguments
-    p = subprocess.Popen(arguments, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
-    children.append(p)
-    return p
-
-
-def stop(p, sig=signal.SIGTERM):
-    if p.poll() is None:
-        p.send_signal(sig)
-        try:
-            p.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-
-
-class Reader(threading.Thread):
-    def __init__(self, process):
-        super().__init__(daemon=True)
-        self.process, self.lines = process, []
-        self.start()
-
-    def run(self):
-        for line in self.process.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def text(self):
-        return "\n".join(self.lines)
+children = Children(env, server)
+start = children.start
 
 
 def minus3(difference, centres):
@@ -83,16 +51,9 @@ def close(a, b, tolerance=1e-6):
     return abs(a - b) <= tolerance * max(1.0, abs(b))
 
 
-jackd = studio = None
+studio = None
 try:
-    jackd = start(["jackd", "--no-realtime", "-n", server, "-d", "dummy", "-r", "48000", "-p", "256"])
-    jackd_out = Reader(jackd)
-    for _ in range(100):
-        if jackd.poll() is not None:
-            fail(f"jackd exited: {jackd_out.text()}")
-        if subprocess.run(["jack_lsp"], env=env, capture_output=True, text=True).returncode == 0:
-            break
-        time.sleep(0.1)
+    children.start_jackd()
     studio = start([prospero, "studio", "--audio", "jack", "--port", "0", "--osc-port", "0", "--no-qr",
                     "--client-name", "HiSynthRack", "--no-connect-audio"])
     studio_out = Reader(studio)
@@ -308,15 +269,5 @@ try:
             fail(f"console errors: {errors}")
     print(f"ok: spectrum −3 dB points {[round(p) for p in points]} Hz for LP cutoffs ≈2000/5000 Hz")
 finally:
-    if studio is not None:
-        stop(studio, signal.SIGINT)
-    for p in reversed(children):
-        if p is not jackd:
-            stop(p)
-    if jackd is not None:
-        stop(jackd)
-        if os.path.exists(f"/dev/shm/jack_{server}_0_0"):
-            again = start(["jackd", "--no-realtime", "-n", server, "-d", "dummy", "-r", "48000", "-p", "256"])
-            time.sleep(1.5)
-            stop(again)
+    children.stop_all(first=studio)
     shutil.rmtree(f"/tmp/{server}-data", ignore_errors=True)
