@@ -139,7 +139,8 @@ function drawHarmony(f) {
 }
 
 function drawVibe(f) {
-  readout.textContent = `rate ${Number(f.frequency).toFixed(2)} Hz · depth ${Math.round(100 * f.depth)} %`;
+  // No-break spaces: a reading never wraps inside itself on a narrow phone.
+  readout.textContent = `rate\u00a0${Number(f.frequency).toFixed(2)}\u00a0Hz · depth\u00a0${Math.round(100 * f.depth)}\u00a0%`;
   readout.dataset.frequency = String(f.frequency);
   readout.dataset.depth = String(f.depth);
 }
@@ -152,7 +153,7 @@ function drawTouch(f) {
     follower.style.opacity = String(c.opacity);
     follower.dataset.scale = String(c.scale);
   }
-  readout.textContent = `volume ${Math.round(100 * f.volume)} %`;
+  readout.textContent = `volume\u00a0${Math.round(100 * f.volume)}\u00a0%`;
   readout.dataset.volume = String(f.volume);
 }
 
