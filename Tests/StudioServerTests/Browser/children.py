@@ -43,19 +43,41 @@ class Children:
 
     def __init__(self, env, server):
         self.env, self.server, self.processes, self.jackd = env, server, [], None
+        self.readers, self.names = {}, {}
 
     def start(self, arguments, **kw):
+        """Starts a child; its output is collected by ``reader(p)``."""
+        name = os.path.basename(arguments[0])
         if shutil.which("setpriv"):
             # The child gets SIGTERM if this script dies, so a killed run leaves no jackd holding a registry slot.
             arguments = ["setpriv", "--pdeathsig", "TERM"] + arguments
         p = subprocess.Popen(arguments, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
         self.processes.append(p)
+        self.readers[p.pid], self.names[p.pid] = Reader(p), name
         return p
 
+    def reader(self, p):
+        return self.readers[p.pid]
+
+    def report(self, lines=25):
+        """Each child's last output lines (after `stop_all`, so a stopping child's summary is there too): what a
+        failed run prints for whoever reads the test log."""
+        for p in self.processes:
+            reader = self.readers[p.pid]
+            reader.join(timeout=2)
+            tail = reader.lines[-lines:]
+            print(f"--- {self.names[p.pid]} (pid {p.pid}, exit {p.poll()}), its last {len(tail)} lines:", flush=True)
+            for line in tail:
+                print(f"    {line}", flush=True)
+
     def start_jackd(self):
-        """`jackd -d dummy` (48 kHz, 256 frames) named `server`, once `jack_lsp` reaches it."""
-        self.jackd = self.start(["jackd", "--no-realtime", "-n", self.server, "-d", "dummy", "-r", "48000", "-p", "256"])
-        out = Reader(self.jackd)
+        """`jackd -d dummy` (48 kHz, 256 frames) named `server`, once `jack_lsp` reaches it.
+
+        Synchronous (-S), with a 5 s client timeout: the server waits for every client to finish its period, so on a
+        loaded machine a late test client (jack_midi_dump, not real-time here) delays the cycle instead of missing
+        the MIDI of a period it did not run (JACK's asynchronous mode skips a client that is not finished in time)."""
+        self.jackd = self.start(["jackd", "--no-realtime", "-S", "-t", "5000", "-n", self.server, "-d", "dummy", "-r", "48000", "-p", "256"])
+        out = self.reader(self.jackd)
         for _ in range(100):
             if self.jackd.poll() is not None:
                 fail(f"jackd exited: {out.text()}")

@@ -9,6 +9,8 @@ overlay is clicked; then the game is played by scripted pointer events:
 - Feel Your Vibe (touch points): up-and-down swipes at x = 0.7, a half cycle every 0.3 s;
 - Touch for Music (touch points): a hold at y = 0.25, then nothing until the home button shows, which
   leads back to the games menu on Home.
+After each game, the page's haptic scheduler gets two bursts of known times (SCHEDULE_CHECK), so the on-time
+path is checked even when the machine is loaded and every burst of the game itself arrives late.
 This script measures its own mapping of the server's session clock to the page's performance.now() with
 its own WebSocket (the protocol's `clock` message), independent of the page's code, and writes what it
 saw as JSON for the Swift test, which compares it with the instruments' bursts and models.
@@ -49,6 +51,45 @@ ws.onmessage = (e) => {
 };
 setTimeout(() => done(null), 5000);
 """
+
+
+# The page's scheduler on its own, with bursts of known times (after a game's results are taken, so these calls
+# are not among the game's): one due 300 ms ahead must vibrate at its time, never early; one 200 ms past its
+# time must vibrate at once with its first 200 ms cut. A 10 ms interval probes the page's main thread meanwhile:
+# the test accepts a late call only as far as the main thread itself was held up (a loaded machine).
+SCHEDULE_CHECK = """
+const done = arguments[arguments.length - 1];
+const { clock, player } = window.games;
+const vib = window.__vibrations;
+const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+let last = performance.now(), stall = 0;
+const probe = setInterval(() => { const now = performance.now(); stall = Math.max(stall, now - last); last = now; }, 10);
+(async () => {
+  let n = vib.length;
+  const ahead = { serial: player.lastSerial + 1, time: clock.now() + 0.3, pattern: [40, 30, 60], events: [], peak: 1 };
+  const aheadAt = clock.perfAt(ahead.time);
+  player.play(ahead);
+  await wait(600);
+  const aheadCalls = vib.slice(n), aheadStall = stall;
+  stall = 0; last = performance.now();
+  n = vib.length;
+  const past = { serial: player.lastSerial + 1, time: clock.now() - 0.2, pattern: [150, 50, 100], events: [], peak: 1 };
+  const pastAt = clock.perfAt(past.time);
+  player.play(past);
+  await wait(100);
+  clearInterval(probe);
+  const entry = (serial) => player.log.find((e) => e.serial === serial) ?? null;
+  done({ ahead: { at: aheadAt, pattern: ahead.pattern, calls: aheadCalls, entry: entry(ahead.serial), stall: aheadStall },
+         past: { at: pastAt, pattern: past.pattern, calls: vib.slice(n), entry: entry(past.serial), stall } });
+})();
+"""
+
+
+def schedule_check(driver, game):
+    checked = driver.execute_async_script(SCHEDULE_CHECK)
+    if not checked:
+        fail(f"{game}: the scheduler check gave nothing")
+    return checked
 
 
 def touch(driver, kind, x, y):
@@ -133,6 +174,7 @@ with studio_browser(width=412, height=860) as driver:
     time.sleep(0.3)
     results["harmony"] = {"page": page_log(driver), "sync": sync, "vibrations": vibrations(driver), "circle": circle,
                           "phrases": int(driver.execute_script("return document.getElementById('readout').dataset.phrases"))}
+    results["harmony"]["scheduled"] = schedule_check(driver, "harmony")
     errors = console_errors(driver)
     if errors:
         fail(f"harmony: console errors: {errors}")
@@ -166,6 +208,7 @@ with studio_browser(width=412, height=860) as driver:
     readout = driver.execute_script("const d = document.getElementById('readout').dataset; return [+d.frequency, +d.depth]")
     results["vibe"] = {"page": page_log(driver), "sync": sync, "vibrations": vibrations(driver), "frequency": readout[0], "depth": readout[1],
                        "scriptRate": script_rate}
+    results["vibe"]["scheduled"] = schedule_check(driver, "vibe")
     errors = console_errors(driver)
     if errors:
         fail(f"vibe: console errors: {errors}")
@@ -192,6 +235,7 @@ with studio_browser(width=412, height=860) as driver:
                     timeout=8, what="touch: the home button after inactivity")
     waited = time.monotonic() - released
     results["touch"] = {"page": page_log(driver), "sync": sync, "vibrations": vibrations(driver), "volume": volume, "homeAfter": waited}
+    results["touch"]["scheduled"] = schedule_check(driver, "touch")
     errors = console_errors(driver)
     if errors:
         fail(f"touch: console errors: {errors}")

@@ -21,7 +21,7 @@ import time
 import uuid
 
 from core_browser import studio_browser, console_errors, by_testid, wait_for, fail
-from children import Children, Reader
+from children import Children
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.support.ui import Select
@@ -66,12 +66,13 @@ def wait_midi(condition, what, timeout=8.0):
 
 
 studio = None
+passed = False
 try:
     children.start_jackd()
     dump = None
     # Line-buffered, so what arrives can be read while the test runs (a pipe would hold it until exit).
     dump = start((["stdbuf", "-oL"] if shutil.which("stdbuf") else []) + ["jack_midi_dump", "-a", "handsdump"])
-    dump_out = Reader(dump)
+    dump_out = children.reader(dump)
     for _ in range(100):
         if "handsdump:input" in subprocess.run(["jack_lsp"], env=env, capture_output=True, text=True).stdout:
             break
@@ -81,7 +82,7 @@ try:
 
     studio = start([prospero, "studio", "--audio", "jack", "--port", "0", "--osc-port", "0", "--no-qr",
                     "--client-name", "HandsStudio", "--no-connect-audio", "--midi-out", "handsdump:input"])
-    studio_out = Reader(studio)
+    studio_out = children.reader(studio)
     url = wait_for(lambda: next((m.group(0) for l in studio_out.lines for m in [re.search(r"http://127\.0\.0\.1:\d+/\S*", l)] if m), None),
                    timeout=30, what=f"the studio's URL (output so far: {studio_out.text()})")
     base = url.split("?")[0].rstrip("/")
@@ -241,5 +242,8 @@ try:
     # The browser is gone (driver.quit closed the socket with the finger still down).
     wait_for(lambda: len(note_offs(dump_out, 69)) > offs_before, timeout=5, what="the held note to end when the page went away")
     print("ok")
+    passed = True
 finally:
     children.stop_all(first=studio)
+    if not passed:
+        children.report()

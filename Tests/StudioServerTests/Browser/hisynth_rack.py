@@ -25,7 +25,7 @@ import uuid
 
 import mido
 from core_browser import studio_browser, console_errors, by_testid, wait_for, fail
-from children import Children, Reader, stop
+from children import Children, stop
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.support.ui import Select
 from selenium.common.exceptions import TimeoutException
@@ -52,11 +52,12 @@ def close(a, b, tolerance=1e-6):
 
 
 studio = None
+passed = False
 try:
     children.start_jackd()
     studio = start([prospero, "studio", "--audio", "jack", "--port", "0", "--osc-port", "0", "--no-qr",
                     "--client-name", "HiSynthRack", "--no-connect-audio"])
-    studio_out = Reader(studio)
+    studio_out = children.reader(studio)
     url = wait_for(lambda: next((m.group(0) for l in studio_out.lines for m in [re.search(r"http://127\.0\.0\.1:\d+/\S*", l)] if m), None),
                    timeout=30, what=f"the studio's URL (output so far: {studio_out.text()})")
     base = url.split("?")[0].rstrip("/")
@@ -268,6 +269,9 @@ try:
         if errors:
             fail(f"console errors: {errors}")
     print(f"ok: spectrum −3 dB points {[round(p) for p in points]} Hz for LP cutoffs ≈2000/5000 Hz")
+    passed = True
 finally:
     children.stop_all(first=studio)
+    if not passed:
+        children.report()
     shutil.rmtree(f"/tmp/{server}-data", ignore_errors=True)
