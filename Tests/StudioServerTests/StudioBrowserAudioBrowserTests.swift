@@ -15,6 +15,7 @@ struct StudioBrowserAudioBrowserTests {
         let path = StudioBrowserTests.browser.appendingPathComponent("core_audio_stream.py").path
         let result = try await TestPeers.run("python3", [path, url], timeout: 90)
         #expect(result.status == 0, "core_audio_stream.py: \(result.output)")
+        for line in result.output.split(separator: "\n") where line.hasPrefix("steady") || line.hasPrefix("drift") { print(line) }
         // The README's figure: the page's latency (40 ms buffer + the browser's output latency) stays under 150 ms.
         let line = result.output.split(separator: "\n").first { $0.hasPrefix("latency_ms=") }
         let latency = line.flatMap { Double($0.dropFirst("latency_ms=".count)) }

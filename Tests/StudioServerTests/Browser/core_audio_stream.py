@@ -3,6 +3,9 @@ the AudioWorklet player; it plays the server's stream (the test tone's 1 kHz at 
 through the AnalyserNode the page exposes) with no lost frames and no dropout the delivery does not explain, its buffer fill near the
 40 ms target, the latency shown on the indicator; a forced stall (frames held back 150 ms, then delivered
 at once, as a stalled connection does) shows a dropout and playback recovers. Home shows the browser backend.
+The player's drift correction (for a page whose device clock differs from the one the server follows) is run in
+the page's JavaScript engine on the worklet's own code, offline and deterministic (DRIFT): 60 s of blocks at the
+nominal rate into a player whose clock runs 0.3 % fast, 0.3 % slow, or exactly right.
 Usage: core_audio_stream.py URL   (prints "latency_ms=…" for the Swift test)"""
 import math
 import sys
@@ -32,6 +35,78 @@ def tone_of(driver):
         return i - 1 + (-s[i - 1]) / (s[i] - s[i - 1])
     frequency = (len(rising) - 1) * rate / (at(rising[-1]) - at(rising[0]))
     return 20 * math.log10(max(rms, 1e-9)), frequency
+
+
+# The worklet's PCMPlayer, loaded from /js/audio-worklet.js with stand-ins for the AudioWorkletGlobalScope, fed 256-frame
+# blocks of a 1 kHz sine at 0.5 of full scale exactly at the nominal rate (one block per two 128-sample quanta) for
+# `seconds`, its clock `skew` fast (the player's test hook). Returns what a listener would notice: dropouts, trims,
+# the ratio and smoothed fill at the end, the smoothed fill's range after the first 20 s, the largest step between
+# two output samples (a click), the last second's RMS, and for skew 0 whether the output is the input sample for sample.
+DRIFT = """
+const [skew, seconds, gain, done] = arguments;
+(async () => {
+  const source = await (await fetch('/js/audio-worklet.js')).text();
+  let Player = null;
+  class Processor { constructor() { this.port = { postMessage() {}, onmessage: null }; } }
+  new Function('AudioWorkletProcessor', 'registerProcessor', 'sampleRate', source)(Processor, (name, c) => { Player = c; }, 48000);
+  const p = new Player({ processorOptions: { targetMs: 40, maximumMs: 80, hardMaximumMs: 150 } });
+  if (gain !== null) p.correctionGain = gain;
+  p.receive({ skew });
+  const w = 2 * Math.PI * 1000 / 48000;
+  let written = 0, read = 0, maxStep = 0, last = null, exact = true, sumSquares = 0, count = 0;
+  let low = Infinity, high = -Infinity;
+  const quanta = Math.round(seconds * 48000 / 128);
+  for (let q = 0; q < quanta; q++) {
+    if (q % 2 === 0) {
+      const left = new Float32Array(256), right = new Float32Array(256);
+      for (let i = 0; i < 256; i++) { left[i] = right[i] = 0.5 * Math.sin(w * (written + i)); }
+      written += 256;
+      p.receive({ left, right });
+    }
+    const l = new Float32Array(128), r = new Float32Array(128);
+    p.process([], [[l, r]]);
+    for (let i = 0; i < 128; i++) {
+      if (last !== null && p.gain >= 1) maxStep = Math.max(maxStep, Math.abs(l[i] - last));
+      last = l[i];
+      if (q * 128 + i >= (seconds - 1) * 48000) { sumSquares += l[i] * l[i]; count++; }
+    }
+    if (skew === 0 && p.playing) {
+      // The copy path: the output is the input sample for sample (after the first quantum's 1 ms fade-in).
+      for (let i = 0; i < 128; i++, read++) { if (read >= 128 && Math.fround(0.5 * Math.sin(w * read)) !== l[i]) exact = false; }
+    }
+    if (q * 128 >= 20 * 48000) { low = Math.min(low, p.smoothed); high = Math.max(high, p.smoothed); }
+  }
+  const ms = (frames) => frames / 48;
+  done({ dropouts: p.dropouts, overflows: p.overflows, ratio: p.ratio, fill: ms(p.smoothed), low: ms(low), high: ms(high),
+         maxStep, rms: Math.sqrt(sumSquares / count), exact });
+})();
+"""
+
+
+def drift_checks(driver):
+    """The drift correction, offline in the page's engine (see DRIFT)."""
+    sine_step = 0.5 * 2 * math.pi * 1000 / 48000   # the sine's largest step between samples
+    for skew, fill_range in [(0.003, (20, 31)), (-0.003, (49, 60))]:
+        got = driver.execute_async_script(DRIFT, skew, 60, None)
+        expected = 1 / (1 + skew)
+        if got["dropouts"] or got["overflows"]:
+            fail(f"drift {skew:+.1%}: {got['dropouts']} dropouts, {got['overflows']} trims in 60 s")
+        if abs(got["ratio"] - expected) > 1e-4:
+            fail(f"drift {skew:+.1%}: ratio {got['ratio']:.5f} after 60 s, expected {expected:.5f}")
+        if not (fill_range[0] <= got["low"] and got["high"] <= fill_range[1]):
+            fail(f"drift {skew:+.1%}: smoothed fill {got['low']:.1f}…{got['high']:.1f} ms after 20 s, expected within {fill_range} ms")
+        if got["maxStep"] > sine_step * 1.02:
+            fail(f"drift {skew:+.1%}: a step of {got['maxStep']:.4f} between output samples (a click; the sine's largest is {sine_step:.4f})")
+        if abs(20 * math.log10(got["rms"] / (0.5 / math.sqrt(2)))) > 0.05:
+            fail(f"drift {skew:+.1%}: the last second's RMS {got['rms']:.4f}, expected {0.5 / math.sqrt(2):.4f}")
+        print(f"drift {skew:+.1%}: ratio {got['ratio']:.5f}, fill {got['low']:.1f}…{got['high']:.1f} ms, no dropout, no trim")
+    got = driver.execute_async_script(DRIFT, 0, 20, None)
+    if got["ratio"] != 1 or not got["exact"] or got["dropouts"] or got["overflows"]:
+        fail(f"no drift: ratio {got['ratio']}, output equal to the input: {got['exact']}, dropouts {got['dropouts']}, trims {got['overflows']}")
+    # The same 0.3 % without the correction runs dry within the minute: what the checks above would catch.
+    got = driver.execute_async_script(DRIFT, 0.003, 60, 0)
+    if got["dropouts"] == 0:
+        fail("drift +0.3 % without the correction: no dropout in 60 s (the simulation does not simulate drift)")
 
 
 def stats(driver):
@@ -87,6 +162,8 @@ with studio_browser() as driver:
         fail(f"after the stall: {level:.2f} dBFS at {frequency:.1f} Hz, playing {recovered['playing']}")
     if recovered["fillMs"] > 80:
         fail(f"after the stall the fill stayed at {recovered['fillMs']:.1f} ms (the burst was not trimmed)")
+
+    drift_checks(driver)
 
     # Home: the audio status names the browser backend and its latency.
     driver.get(url + "?noonboarding")
