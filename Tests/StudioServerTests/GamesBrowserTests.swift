@@ -40,12 +40,11 @@ struct GamesBrowserTests {
     /// The page's vibrate calls against the instrument's bursts: each burst the page got in time (within
     /// 50 ms of its session-clock time, mapped with the script's own clock sync) is vibrated with the web
     /// renderer's pattern of its events within 50 ms of that time; one the transport delivered later (a
-    /// loaded machine) is vibrated at once with the part not yet due. Returns how many were on time.
-    @discardableResult
-    func checkHaptics(_ game: String, _ bursts: [GameHapticBurst], _ result: [String: Any]) -> Int {
+    /// loaded machine) is vibrated at once with the part not yet due.
+    func checkHaptics(_ game: String, _ bursts: [GameHapticBurst], _ result: [String: Any]) {
         let sync = result["sync"] as? [String: Any]
         let offset = sync?["offset"] as? Double ?? .nan
-        var calls = (result["vibrations"] as? [[String: Any]] ?? []).map { (t: $0["t"] as? Double ?? .nan, p: ($0["p"] as? [Double] ?? []).map { Int($0) }) }
+        var calls = Self.vibrateCalls(result["vibrations"])
         let log = ((result["page"] as? [String: Any])?["log"] as? [[String: Any]]) ?? []
         #expect(!bursts.isEmpty, "\(game): no haptic burst")
         var onTime = 0, nothingToFeel = 0
@@ -73,7 +72,11 @@ struct GamesBrowserTests {
         }
         #expect(calls.isEmpty, "\(game): \(calls.count) vibrate calls without a burst")
         print("\(game): \(onTime) of \(bursts.count) bursts vibrated on time, \(bursts.count - onTime - nothingToFeel) late and cut, \(nothingToFeel) with nothing to vibrate")
-        return onTime
+    }
+
+    /// The recorded `navigator.vibrate` calls: (performance.now() in ms, pattern).
+    static func vibrateCalls(_ value: Any?) -> [(t: Double, p: [Int])] {
+        (value as? [[String: Any]] ?? []).map { (t: $0["t"] as? Double ?? .nan, p: ($0["p"] as? [Double] ?? []).map { Int($0) }) }
     }
 
     /// The page's scheduler with bursts of known times (games_play.py's SCHEDULE_CHECK), so that the on-time
@@ -82,16 +85,13 @@ struct GamesBrowserTests {
     /// and then only as late as that gap allows, with what passed cut; the burst 200 ms past its time
     /// vibrates at once with what passed cut.
     func checkScheduler(_ game: String, _ result: [String: Any]) {
-        func calls(_ part: [String: Any]) -> [(t: Double, p: [Int])] {
-            (part["calls"] as? [[String: Any]] ?? []).map { (t: $0["t"] as? Double ?? .nan, p: ($0["p"] as? [Double] ?? []).map { Int($0) }) }
-        }
         guard let checked = result["scheduled"] as? [String: Any], let ahead = checked["ahead"] as? [String: Any],
               let past = checked["past"] as? [String: Any] else { Issue.record("\(game): no scheduler check"); return }
 
         let aheadAt = ahead["at"] as? Double ?? .nan
         let aheadPattern = (ahead["pattern"] as? [Double] ?? []).map { Int($0) }
         let stall = ahead["stall"] as? Double ?? .nan
-        let aheadCalls = calls(ahead)
+        let aheadCalls = Self.vibrateCalls(ahead["calls"])
         #expect(aheadCalls.count == 1, "\(game): the burst due ahead vibrated \(aheadCalls.count) times")
         if let call = aheadCalls.first {
             let late = call.t - aheadAt
@@ -107,7 +107,7 @@ struct GamesBrowserTests {
         let pastPattern = (past["pattern"] as? [Double] ?? []).map { Int($0) }
         let entry = past["entry"] as? [String: Any] ?? [:]
         let cut = Int(entry["cut"] as? Double ?? -1)
-        let pastCalls = calls(past)
+        let pastCalls = Self.vibrateCalls(past["calls"])
         #expect(pastCalls.count == 1, "\(game): the burst past its time vibrated \(pastCalls.count) times")
         if let call = pastCalls.first {
             #expect(cut >= 200 && abs(Double(cut) - (call.t - pastAt)) <= 2, "\(game): \(call.t - pastAt) ms past its time, the page cut \(cut) ms")

@@ -12,8 +12,7 @@
 //   overflow every few minutes. When the smoothed fill leaves the target's ±10 ms band, this player plays
 //   slightly faster or slower (rate 1 + 0.5/s × the error beyond the band, at most ±0.5 %, 4-point Hermite
 //   interpolation), which holds the fill near the band's edge; inside the band it copies samples unchanged.
-// Messages in: {left: Float32Array, right: Float32Array}, {reset: true}, {skew: fraction} (tests: this
-// device's clock simulated as running that much fast). Out (every ~100 ms):
+// Messages in: {left: Float32Array, right: Float32Array}, {reset: true}. Out (every ~100 ms):
 // {fill, smoothed, target, dropouts, overflows, playing, ratio} in frames (ratio: the drift correction, 1 = none).
 
 class PCMPlayer extends AudioWorkletProcessor {
@@ -43,14 +42,12 @@ class PCMPlayer extends AudioWorkletProcessor {
     this.band = Math.round(0.010 * sampleRate);
     this.correctionGain = 0.5;   // per second: 1 ms beyond the band → 0.05 % faster or slower
     this.maximumRatio = 0.005;
-    this.skew = 0;
     this.quantum = 128;
     this.port.onmessage = (event) => this.receive(event.data);
   }
 
   receive(data) {
     if (data.reset) { this.fill = 0; this.phase = 0; this.ratio = 1; this.playing = false; this.smoothedValid = false; return; }
-    if (typeof data.skew === "number") { this.skew = Math.max(-0.01, Math.min(0.01, data.skew)); return; }
     const { left, right } = data;
     const n = Math.min(left.length, right.length, this.capacity);
     let write = (this.read + this.fill) % this.capacity;
@@ -76,8 +73,7 @@ class PCMPlayer extends AudioWorkletProcessor {
     this.quantum = n;
     if (!this.playing && this.fill >= this.target) { this.playing = true; this.gain = 0; }
     if (this.playing) {
-      const step = this.ratio * (1 + this.skew);
-      if (step === 1 && this.phase === 0) this.copy(l, r, n); else this.resample(l, r, n, step);
+      if (this.ratio === 1 && this.phase === 0) this.copy(l, r, n); else this.resample(l, r, n, this.ratio);
       if (!this.smoothedValid) { this.smoothed = this.fill; this.smoothedValid = true; }
       this.smoothed += (this.fill - this.smoothed) * this.alpha;
       this.correct();
@@ -98,7 +94,7 @@ class PCMPlayer extends AudioWorkletProcessor {
     for (let j = i; j < n; j++) { l[j] = 0; r[j] = 0; }
   }
 
-  /** The samples as they came (the usual case: no correction, no simulated skew). */
+  /** The samples as they came (the usual case: no correction). */
   copy(l, r, n) {
     for (let i = 0; i < n; i++) {
       if (this.fill === 0) { this.underrun(l, r, i, n); return; }
@@ -137,9 +133,8 @@ class PCMPlayer extends AudioWorkletProcessor {
     const wanted = 1 + Math.max(-this.maximumRatio, Math.min(this.maximumRatio, this.correctionGain * beyond / sampleRate));
     // Back inside the band the ratio returns to exactly 1, and the copy path resumes once the read position is
     // on a whole sample: a fractional phase left over is worked off over one quantum (128 samples: a 0.8 % faster
-    // pass at most), and rounding residue below a millionth of a sample is dropped. (With a simulated skew the
-    // samples are always interpolated.)
-    if (wanted === 1 && this.skew === 0 && this.phase !== 0) {
+    // pass at most), and rounding residue below a millionth of a sample is dropped.
+    if (wanted === 1 && this.phase !== 0) {
       if (this.phase < 1e-6) { this.phase = 0; this.ratio = 1; return; }
       if (this.phase > 1 - 1e-6) { this.phase = 0; this.read = (this.read + 1) % this.capacity; this.fill = Math.max(0, this.fill - 1); this.ratio = 1; return; }
       this.ratio = 1 + (1 - this.phase) / this.quantum;

@@ -3,7 +3,7 @@
 // frames, and the report that lets the server follow this page's audio clock:
 //   {"type":"audio","fill":ms,"target":ms,"latency":ms,"dropouts":n} about 4 times a second.
 // studio.js attaches it when the server's audio backend is "browser". For tests and the console:
-// window.prosperoAudio = {context, node, analyser, stats(), stallForTest(ms), skewForTest(fraction)}.
+// window.prosperoAudio = {context, node, analyser, stats(), stallForTest(ms)}.
 
 import { element } from "/js/ui.js";
 
@@ -145,10 +145,6 @@ class BrowserAudio {
     this.held = [];
     setTimeout(() => { const held = this.held; this.held = null; for (const v of held) this.play(v); }, ms);
   }
-
-  /** Tests: this device's audio clock simulated as running `fraction` fast (−0.01…0.01), so the player's
-   *  drift correction has something to correct on a machine where every page shares one clock. */
-  skewForTest(fraction) { this.node?.port.postMessage({ skew: fraction }); }
 
   /** Tests: starts a new window for `maxGapMs`. */
   resetGapForTest() { this.maxGapMs = 0; }
