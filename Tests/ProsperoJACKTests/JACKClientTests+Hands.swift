@@ -50,6 +50,7 @@ extension JACKClientTests {
         let handler = QueuedMIDIHandler()
         try client.activate(handler: handler)
         try waitUntil("dump to accept a connection") { (try? client.connect(client.ports.midiOutput, to: "dump:input")) != nil }
+        try Self.waitForTheConnectionToTakeEffect(client)
 
         let inbox = Mutex<[ReceivedOSCPacket]>([])
         let receiver = try OSCUDPReceiver.bind(port: 0, bufferLimit: 0) { packet in inbox.withLock { $0.append(packet) } }.wait()

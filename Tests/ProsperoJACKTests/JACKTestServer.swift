@@ -66,13 +66,16 @@ final class PeerProcess {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runWithStopSignalsUnblocked()
     }
 
     var pid: Int32 { process.processIdentifier }
 
     /// Sends `signal` and waits (bounded) for the process to end; SIGKILL if it will not.
-    func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(3)) {
+    ///
+    /// SIGINT by default: jackd2's example clients close their JACK client on SIGINT but die on SIGTERM
+    /// (and `jack_midi_dump` then loses what it had not printed yet).
+    func stop(signal: Int32 = SIGINT, timeout: Duration = .seconds(3)) {
         guard process.isRunning else { return }
         kill(pid, signal)
         if (try? waitUntil("\(name) to exit", timeout: timeout, { !process.isRunning })) == nil {

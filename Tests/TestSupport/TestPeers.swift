@@ -115,7 +115,7 @@ public enum TestPeers {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runWithStopSignalsUnblocked()
         try? handle.close()
         logs.withLock { $0[ObjectIdentifier(process)] = log }
         return process

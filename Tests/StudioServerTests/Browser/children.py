@@ -27,8 +27,12 @@ class Reader(threading.Thread):
         return "\n".join(self.lines)
 
 
-def stop(p, sig=signal.SIGTERM):
-    """Stops one child by its pid: `sig`, then SIGKILL after 10 s."""
+def stop(p, sig=signal.SIGINT):
+    """Stops one child by its pid: `sig`, then SIGKILL after 10 s.
+
+    SIGINT by default: jackd2's example clients (jack_midi_dump, jack_midiseq) close their JACK client on SIGINT but
+    die on SIGTERM, and a client that dies without closing stalls the synchronous server for ten times its client
+    timeout."""
     if p.poll() is None:
         p.send_signal(sig)
         try:
@@ -73,10 +77,10 @@ class Children:
     def start_jackd(self):
         """`jackd -d dummy` (48 kHz, 256 frames) named `server`, once `jack_lsp` reaches it.
 
-        Synchronous (-S), with a 5 s client timeout: the server waits for every client to finish its period, so on a
+        Synchronous (-S), with a 2 s client timeout: the server waits for every client to finish its period, so on a
         loaded machine a late test client (jack_midi_dump, not real-time here) delays the cycle instead of missing
         the MIDI of a period it did not run (JACK's asynchronous mode skips a client that is not finished in time)."""
-        self.jackd = self.start(["jackd", "--no-realtime", "-S", "-t", "5000", "-n", self.server, "-d", "dummy", "-r", "48000", "-p", "256"])
+        self.jackd = self.start(["jackd", "--no-realtime", "-S", "-t", "2000", "-n", self.server, "-d", "dummy", "-r", "48000", "-p", "256"])
         out = self.reader(self.jackd)
         for _ in range(100):
             if self.jackd.poll() is not None:
@@ -87,7 +91,7 @@ class Children:
         return self.jackd
 
     def stop_all(self, first=None):
-        """Stops `first` with SIGINT (the studio: its clean stop), the others with SIGTERM, jackd last."""
+        """Stops `first` (the studio), then the others, jackd last, each with SIGINT (their clean stop)."""
         if first is not None:
             stop(first, signal.SIGINT)
         for p in reversed(self.processes):
