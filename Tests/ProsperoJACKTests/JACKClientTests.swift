@@ -115,37 +115,53 @@ import Testing
         try waitUntil("two periods after connecting") { client.statistics.periods >= periods + 2 }
     }
 
+    /// What `jack_midi_dump` printed for one scripted run (``playIntoMidiDump(_:finish:)``).
+    struct DumpRun {
+        /// Xruns from arming the script to the end of `finish` (connecting clients can cause one before).
+        var xruns: Int
+        var dropped: Int
+        /// What `finish` returned.
+        var finished: Bool
+        var dump: String
+    }
+
+    /// Plays `script` from a fresh client on a fresh server into `jack_midi_dump`: connects, waits for the
+    /// connection to hold, arms the script, waits for it to play, then runs `finish` before closing.
+    static func playIntoMidiDump(_ script: [TimedMIDI], finish: (JACKClient) -> Bool = { _ in true }) throws -> DumpRun {
+        let server = try JACKTestServer()
+        let dump = try server.peer("jack_midi_dump", ["-a", "dump"])
+        let client = try JACKClient(configuration: server.configuration)
+        try waitUntil("dump:input") { client.portInfo(named: "dump:input") != nil }
+        let handler = ScriptedMIDIHandler(script: script)
+        try client.activate(handler: handler)
+        // A client's ports accept connections only once it is active: retry until then.
+        try waitUntil("dump to accept a connection") { (try? client.connect(client.ports.midiOutput, to: "dump:input")) != nil }
+        try waitForTheConnectionToTakeEffect(client)
+        let xrunsBefore = client.statistics.xruns
+        handler.armed.store(true, ordering: .releasing)
+        try waitUntil("the script to play") { handler.scriptFinished.load(ordering: .acquiring) }
+        let finished = finish(client)
+        let xruns = client.statistics.xruns - xrunsBefore
+        let dropped = client.statistics.midiOutputDropped
+        client.close()
+        usleep(300_000) // jack_midi_dump prints from its own loop
+        dump.stop()
+        return DumpRun(xruns: xruns, dropped: dropped, finished: finished, dump: dump.readOutput())
+    }
+
     /// Messages written in one period must reach `jack_midi_dump` at their frames. A run in which the server
     /// saw an xrun (a late client on a loaded machine: JACK skips its period and its MIDI) is made again.
     @Test(.enabled(if: Peers.runnable("jackd", "jack_midi_dump")))
     func midiOutputArrivesInMidiDumpAtTheRightFrames() throws {
-        let run = try Self.firstUndisturbed("MIDI to jack_midi_dump", attempts: 4, {
-            let server = try JACKTestServer()
-            let dump = try server.peer("jack_midi_dump", ["-a", "dump"])
-            let client = try JACKClient(configuration: server.configuration)
-            try waitUntil("dump:input") { client.portInfo(named: "dump:input") != nil }
-            // Sent out of time order on purpose; frames relative to the first armed period (256 frames).
-            let handler = ScriptedMIDIHandler(script: [
-                TimedMIDI(frame: 200, bytes: [0xB0, 0x07, 0x64]),
-                TimedMIDI(frame: 10, bytes: [0x90, 0x3C, 0x64]),
-                TimedMIDI(frame: 296, bytes: [0x80, 0x3C, 0x00]),
-                TimedMIDI(frame: 1023, bytes: [0x90, 0x40, 0x7F]),
-                TimedMIDI(frame: 1023, bytes: [0x80, 0x40, 0x00]),
-            ])
-            try client.activate(handler: handler)
-            // A client's ports accept connections only once it is active: retry until then.
-            try waitUntil("dump to accept a connection") { (try? client.connect(client.ports.midiOutput, to: "dump:input")) != nil }
-            try Self.waitForTheConnectionToTakeEffect(client)
-            let xrunsBefore = client.statistics.xruns
-            handler.armed.store(true, ordering: .releasing)
-            try waitUntil("the script to play") { handler.scriptFinished.load(ordering: .acquiring) }
-            let xruns = client.statistics.xruns - xrunsBefore
-            let dropped = client.statistics.midiOutputDropped
-            client.close()
-            usleep(300_000) // jack_midi_dump prints from its own loop
-            dump.stop()
-            return (xruns: xruns, dropped: dropped, dump: dump.readOutput())
-        }, { $0.xruns > 0 })
+        // Sent out of time order on purpose; frames relative to the first armed period (256 frames).
+        let script = [
+            TimedMIDI(frame: 200, bytes: [0xB0, 0x07, 0x64]),
+            TimedMIDI(frame: 10, bytes: [0x90, 0x3C, 0x64]),
+            TimedMIDI(frame: 296, bytes: [0x80, 0x3C, 0x00]),
+            TimedMIDI(frame: 1023, bytes: [0x90, 0x40, 0x7F]),
+            TimedMIDI(frame: 1023, bytes: [0x80, 0x40, 0x00]),
+        ]
+        let run = try Self.firstUndisturbed("MIDI to jack_midi_dump", attempts: 4, { try Self.playIntoMidiDump(script) }, { $0.xruns > 0 })
         guard let run else { return }
         let received = Self.parseDump(run.dump)
         #expect(Self.relative(received) == [
@@ -162,35 +178,20 @@ import Testing
 
     @Test(.enabled(if: Peers.runnable("jackd", "jack_midi_dump")))
     func stoppingSendsNoteOffsAndAllNotesOffThatReachMidiDump() throws {
+        let script = [
+            TimedMIDI(frame: 0, bytes: [0x90, 60, 100]),
+            TimedMIDI(frame: 1, bytes: [0x92, 67, 80]),
+            TimedMIDI(frame: 2, bytes: [0x90, 64, 90]),
+            TimedMIDI(frame: 3, bytes: [0x80, 64, 0]),
+        ]
         let run = try Self.firstUndisturbed("stop and note-offs", attempts: 4, {
-            let server = try JACKTestServer()
-            let dump = try server.peer("jack_midi_dump", ["-a", "dump"])
-            let client = try JACKClient(configuration: server.configuration)
-            try waitUntil("dump:input") { client.portInfo(named: "dump:input") != nil }
-            let handler = ScriptedMIDIHandler(script: [
-                TimedMIDI(frame: 0, bytes: [0x90, 60, 100]),
-                TimedMIDI(frame: 1, bytes: [0x92, 67, 80]),
-                TimedMIDI(frame: 2, bytes: [0x90, 64, 90]),
-                TimedMIDI(frame: 3, bytes: [0x80, 64, 0]),
-            ])
-            try client.activate(handler: handler)
-            // A client's ports accept connections only once it is active: retry until then.
-            try waitUntil("dump to accept a connection") { (try? client.connect(client.ports.midiOutput, to: "dump:input")) != nil }
-            try Self.waitForTheConnectionToTakeEffect(client)
-            // Only xruns from the script to the stop count (connecting clients can cause one).
-            let xrunsBefore = client.statistics.xruns
-            handler.armed.store(true, ordering: .releasing)
-            try waitUntil("the script to play") { handler.scriptFinished.load(ordering: .acquiring) }
-            usleep(50_000) // let some periods pass while the notes sound
-            let stopped = client.stop()
-            let xruns = client.statistics.xruns - xrunsBefore
-            client.close()
-            usleep(300_000)
-            dump.stop()
-            return (stopped: stopped, xruns: xruns, dump: dump.readOutput())
+            try Self.playIntoMidiDump(script) { client in
+                usleep(50_000) // let some periods pass while the notes sound
+                return client.stop()
+            }
         }, { $0.xruns > 0 })
         guard let run else { return }
-        #expect(run.stopped)
+        #expect(run.finished, "the client stopped")
         let received = Self.parseDump(run.dump)
         #expect(received.count == 8, "\(received)")
         guard received.count == 8 else { return }
