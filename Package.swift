@@ -22,6 +22,9 @@ let package = Package(
         .executable(name: "prospero", targets: ["prospero"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
         .executable(name: "prospero-bench", targets: ["prospero-bench"]),
+        // The LV2 plugins (HiSynth, the poly synth, Hecate) in one shared object; scripts/lv2-install bundles it.
+        .library(name: "ProsperoLV2Plugin", type: .dynamic, targets: ["ProsperoLV2Plugin"]),
+        .executable(name: "prospero-lv2", targets: ["prospero-lv2"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -125,6 +128,16 @@ let package = Package(
         .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games", "Oberon", "LiveHost", "Studio"]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
 
+        // LV2 plugins. The portable adapter layer (ports from the parameter declarations, atom MIDI → engine
+        // events at their frames, State, presets, the Turtle description) over the same engines as our commands.
+        .target(name: "ProsperoLV2", dependencies: ["Horatio", "Touchstone", "Ariel", "HiSynth", "Hecate", "Enobarbus"]),
+        // The LV2 ABI as plain C declarations (no LV2 headers needed to build).
+        .target(name: "CLV2"),
+        // The C-ABI edge: `lv2_descriptor` and the callbacks, over ProsperoLV2.
+        .target(name: "ProsperoLV2Plugin", dependencies: ["CLV2", "ProsperoLV2"]),
+        // Writes the bundles' Turtle (scripts/lv2-install) and benchmarks each plugin's run().
+        .executableTarget(name: "prospero-lv2", dependencies: ["ProsperoLV2", "Ariel"]),
+
         // Test-only: malloc interposition counting allocations per thread, and its Swift helper
         // `AllocationCounter` (see CONTRIBUTING.md "Allocation counting"). Any test target may depend on it.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
@@ -158,5 +171,6 @@ let package = Package(
             exclude: ["Browser"]
         ),
         .testTarget(name: "CameraBridgeTests", dependencies: ["Enobarbus", "ProsperoTestSupport"]),
+        .testTarget(name: "LV2Tests", dependencies: ["ProsperoLV2", "HiSynth", "Hecate", "Enobarbus", "Ariel", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
     ]
 )

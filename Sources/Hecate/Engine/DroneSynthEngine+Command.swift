@@ -85,7 +85,7 @@ extension DroneSynthEngine {
             retune()
         case .bpm(let value):
             guard value.isFinite else { return }
-            bpm = min(max(value, 20), 300)
+            bpm = min(max(value, Self.bpmRange.lowerBound), Self.bpmRange.upperBound)
             updateTempo()
         case .arpeggiator(let on):
             arpeggiator.turn(on: on, faceLevels: tones.faceLevels)

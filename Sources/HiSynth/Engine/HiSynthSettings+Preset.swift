@@ -26,7 +26,7 @@ extension HiSynthSettings {
         typealias F = HiSynthPreset.Filter
         func filter(_ f: F, _ fallback: Float) -> Filter {
             // The base may sit below the range (0 = no LFO effect); the filter clamps what it runs at.
-            Filter(cutoff: clamp(f.cutoff, 0...F.cutoffRange.upperBound, fallback), resonance: clamp(f.resonance, F.resonanceRange, 0))
+            Filter(cutoff: clamp(f.cutoff, F.baseCutoffRange, fallback), resonance: clamp(f.resonance, F.resonanceRange, 0))
         }
         lowPass = filter(preset.filters.lowPass, 22_000)
         highPass = filter(preset.filters.highPass, 0)

@@ -1,0 +1,1 @@
+#include "CLV2.h"
