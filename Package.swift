@@ -171,6 +171,6 @@ let package = Package(
             exclude: ["Browser"]
         ),
         .testTarget(name: "CameraBridgeTests", dependencies: ["Enobarbus", "ProsperoTestSupport"]),
-        .testTarget(name: "LV2Tests", dependencies: ["ProsperoLV2", "HiSynth", "Hecate", "Enobarbus", "Ariel", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "LV2Tests", dependencies: ["ProsperoLV2", "HiSynth", "Hecate", "Enobarbus", "Horatio", "Ariel", "Touchstone", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
     ]
 )

@@ -7,9 +7,9 @@ import Horatio
 /// `HecatePerformance.amounts(for:)` on a face with those values (LV2Tests checks it): every mapping
 /// reads its signal (a signal no port carries contributes nothing), several mappings to one target
 /// combine with max(), and tones never fall below their rest level.
-final class HecateLV2FaceMapping {
+public final class HecateLV2FaceMapping {
     /// The signals the ports carry, each 0…1 (angles normalised as `FaceSignal` does).
-    enum Signal: Int, CaseIterable {
+    public enum Signal: Int, CaseIterable, Sendable {
         case jawOpen, browInnerUp, cheekPuff, mouthPucker, smile, yaw, pitch, roll
     }
 
@@ -26,7 +26,7 @@ final class HecateLV2FaceMapping {
     let rest: UnsafeMutableBufferPointer<Float>
     let scratch: UnsafeMutableBufferPointer<Float>
 
-    init(_ set: FaceMappingSet) {
+    public init(_ set: FaceMappingSet) {
         var resolved: [Route] = []
         for mapping in set.mappings {
             guard let signal = Self.signal(of: mapping.source) else { continue }
@@ -84,7 +84,7 @@ final class HecateLV2FaceMapping {
     }
 
     /// The amounts for signal values `signals` (indexed by `Signal`, each 0…1).
-    func amounts(_ signals: UnsafeBufferPointer<Double>) -> FaceAmounts {
+    public func amounts(_ signals: UnsafeBufferPointer<Double>) -> FaceAmounts {
         for i in 0..<Self.targetCount { scratch[i] = rest[i] }
         for i in 0..<count {
             let amount = Float(routes[i].mapping.amount(for: signals[routes[i].signal]))

@@ -118,14 +118,14 @@ public enum LV2Turtle {
     }
 
     /// A Turtle number that reads back as exactly `value` (shortest round-trip form; −0 kept).
-    static func number(_ value: Float) -> String {
+    public static func number(_ value: Float) -> String {
         let text = value.description
         // Swift writes 1e-05 / 1e+20: Turtle doubles take that form; plain digits get a decimal point.
         return text.contains("e") || text.contains(".") ? text : text + ".0"
     }
 
     /// A Turtle string literal with `"` `\` and control characters escaped.
-    static func literal(_ text: String) -> String {
+    public static func literal(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

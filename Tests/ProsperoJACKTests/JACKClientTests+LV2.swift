@@ -1,0 +1,85 @@
+import Ariel
+import Foundation
+import ProsperoJACK
+import ProsperoTestSupport
+import Testing
+
+extension JACKClientTests {
+    /// The LV2 bundles scripts/test installed (PROSPERO_LV2_BUNDLES), or nil.
+    static var lv2Bundles: String? {
+        guard let dir = ProcessInfo.processInfo.environment["PROSPERO_LV2_BUNDLES"], !dir.isEmpty,
+              FileManager.default.fileExists(atPath: dir + "/prospero-hisynth.lv2/manifest.ttl") else { return nil }
+        return dir
+    }
+
+    /// jalv hosts each plugin live on dummy JACK, from the installed bundles with no Swift toolchain on the
+    /// library path: jack_midiseq plays A4 (MIDI 69) into its midi_in and jack_rec records its output. HiSynth
+    /// and the poly synth sound A4 (440 Hz above its neighbours a semitone away); Hecate, played in C, takes
+    /// A as the chord vi, so its drone's root moves from C to A (the A's energy above the C's).
+    @Test(.enabled(if: Peers.runnable("jackd", "jack_midiseq", "jack_rec", "jack_connect", "jalv")), arguments: [
+        "urn:prospero:lv2:hisynth", "urn:prospero:lv2:polysynth", "urn:prospero:lv2:hecate",
+    ])
+    func jalvHostsLV2Plugin(uri: String) throws {
+        let bundles = try TestPeers.require(Self.lv2Bundles, "the LV2 bundles (scripts/test installs them into PROSPERO_LV2_BUNDLES)")
+        guard let run = try Self.firstUndisturbed("jalv \(uri)", attempts: 4, { try Self.recordJalv(uri: uri, bundles: bundles) }, {
+            $0.recorderOutput.lowercased().contains("overrun") || $0.recorderOutput.lowercased().contains("xrun") || $0.xruns > 0
+        }) else { return }
+        let left = run.audio.channels[0]
+        #expect(left.allSatisfy { $0.isFinite && abs($0) < 1 })
+        func amplitude(_ f: Double) -> Double { ProsperoTestSupport.SignalMeasure.toneAmplitude(left, at: f, in: 0..<left.count, sampleRate: 48_000) }
+        if uri.hasSuffix("hecate") {
+            let a = [110.0, 220, 440].map(amplitude).reduce(0, +)
+            let c = [130.81, 261.63, 523.25].map(amplitude).reduce(0, +)
+            #expect(a > 2 * c, "A \(a) against C \(c)")
+        } else {
+            let a4 = amplitude(440)
+            #expect(a4 > 0.01, "A4 at \(a4)")
+            #expect(a4 > 10 * amplitude(415.3) && a4 > 10 * amplitude(466.16), "A4 \(a4) not above its neighbours")
+        }
+    }
+
+    static func recordJalv(uri: String, bundles: String) throws -> (audio: WAVAudio, xruns: Int, recorderOutput: String) {
+        let server = try JACKTestServer(period: 1024)
+        defer { server.stop() }
+        let name = "lv2-\(uri.split(separator: ":").last!)"
+        // jalv's console reads commands on stdin and ends at its end: it gets a pipe this test holds open.
+        let jalv = Process()
+        jalv.executableURL = URL(fileURLWithPath: try #require(Peers.path(of: "jalv")))
+        jalv.arguments = ["-n", name, "-x", uri]
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_DEFAULT_SERVER"] = server.name
+        environment["JACK_NO_START_SERVER"] = "1"
+        environment["LV2_PATH"] = bundles
+        environment["LD_LIBRARY_PATH"] = nil
+        jalv.environment = environment
+        let input = Pipe()
+        jalv.standardInput = input
+        jalv.standardOutput = FileHandle.nullDevice
+        jalv.standardError = FileHandle.nullDevice
+        try jalv.runWithStopSignalsUnblocked()
+        defer {
+            if jalv.isRunning {
+                kill(jalv.processIdentifier, SIGINT)
+                if (try? waitUntil("jalv to exit", timeout: .seconds(3)) { !jalv.isRunning }) == nil { kill(jalv.processIdentifier, SIGKILL) }
+            }
+            try? input.fileHandleForWriting.close()
+        }
+        let client = try JACKClient(configuration: server.configuration(client: "probe"))
+        defer { client.close() }
+        try waitUntil("\(name):out_left", timeout: .seconds(20)) { client.portInfo(named: "\(name):out_left") != nil }
+        let sequencer = try server.peer("jack_midiseq", ["seq", "48000", "0", "69", "40000"])
+        defer { sequencer.stop() }
+        try waitUntil("seq:out") { client.portInfo(named: "seq:out") != nil }
+        let connect = try server.peer("jack_connect", ["seq:out", "\(name):midi_in"])
+        try waitUntil("jack_connect") { !connect.process.isRunning }
+        #expect(connect.process.terminationStatus == 0)
+        usleep(500_000)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(server.name)-\(name).wav").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let recorder = try server.peer("jack_rec", ["-f", file, "-d", "2", "-b", "24", "\(name):out_left", "\(name):out_right"])
+        try waitUntil("jack_rec to finish", timeout: .seconds(10)) { !recorder.process.isRunning }
+        #expect(jalv.isRunning, "jalv ended early")
+        let audio = try WAVAudio(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        return (audio, client.statistics.xruns, recorder.readOutput())
+    }
+}
