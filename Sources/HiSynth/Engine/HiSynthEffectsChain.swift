@@ -66,7 +66,11 @@ final class HiSynthEffectsChain {
         reverb.reset()
         if let pendingVariant { setVariant(pendingVariant) }
         pendingVariant = nil
-        for p in [\HiSynthEffectsChain.decimatorWet, \.driveWet, \.delayWet] { self[keyPath: p].snap(to: self[keyPath: p].target) }
+        // One by one, not a loop over key paths: that array is built on every call, and `reset` runs on the
+        // audio thread (an LV2 host's first `run` after `activate`), where nothing may allocate.
+        decimatorWet.snap(to: decimatorWet.target)
+        driveWet.snap(to: driveWet.target)
+        delayWet.snap(to: delayWet.target)
         reverbWet.snap(to: reverbMix)
     }
 

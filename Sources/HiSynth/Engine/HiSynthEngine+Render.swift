@@ -59,8 +59,9 @@ extension HiSynthEngine {
         for r in 0..<runCount {
             let runStart = runStarts[r]
             if runStart > start { filters.process(UnsafeMutableBufferPointer(rebasing: block[start..<runStart])) }
-            let end = r + 1 < runCount ? runStarts[r + 1] : n
-            filters.control(lowFactor: runLowFactors[r], highFactor: runHighFactors[r], runLength: end - runStart)
+            // The base glides advance by a whole run at its tick, even when this block ends inside the run
+            // (the rest of it renders in the next block without a tick): blocks never change the glide.
+            filters.control(lowFactor: runLowFactors[r], highFactor: runHighFactors[r], runLength: interval)
             start = runStart
         }
         if start < n { filters.process(UnsafeMutableBufferPointer(rebasing: block[start..<n])) }

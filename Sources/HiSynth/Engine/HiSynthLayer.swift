@@ -14,7 +14,9 @@ import Touchstone
 /// note, the eight oscillators run side by side as `BandLimitedOscillatorLanes` (equal to the scalar
 /// oscillator to Float rounding) with each voice's envelope computed first into its lane of a gain
 /// buffer, the same arithmetic as the scalar voice; otherwise each voice renders alone (`HiSynthVoice`).
-/// The two paths agree to rounding (HiSynthLaneTests).
+/// The two paths agree to rounding (HiSynthLaneTests). The path is chosen on a grid of `laneChunk`
+/// samples of the layer's own clock and at every note, never where a block starts, so the output is the
+/// same sample for sample whatever blocks a host renders in (LV2HostTests).
 ///
 /// Storage is allocated at creation; nothing here allocates afterwards.
 final class HiSynthLayer {
@@ -28,6 +30,12 @@ final class HiSynthLayer {
     var level = SmoothedParameter(initialValue: 0.75, style: .linear, rampTime: 0.02)
     var sampleRate = 44_100.0
     private var clock: UInt64 = 0
+    /// Samples rendered since `reset`: the lane grid's clock.
+    private var rendered: UInt64 = 0
+    /// The path of the current piece: the lanes for this waveform, or nil for voices one by one.
+    private var lanePath: Waveform?
+    /// The path is chosen again before the next sample (on the lane grid, after a note or a setting).
+    private var choosePath = true
     /// Notes that took a voice from a sounding note.
     private(set) var stolenCount = 0
     /// The voices' oscillators side by side, loaded from and written back to the voices each block.
@@ -70,11 +78,15 @@ final class HiSynthLayer {
         }
         level.snap(to: level.target)
         stolenCount = 0
+        rendered = 0
+        lanePath = nil
+        choosePath = true
     }
 
     /// Starts `note` (0…127).
     func noteOn(_ note: UInt8, _ p: HiSynthEnvelope.Parameters) {
         clock &+= 1
+        choosePath = true
         // Re-strike: the voice still sounding this note is muted and left to finish its ramp.
         for v in voices.indices where (voices[v].state == .held || voices[v].state == .released) && voices[v].note == note {
             if voices[v].hasPending {
@@ -135,6 +147,7 @@ final class HiSynthLayer {
 
     /// Mutes every voice over 1 ms and frees them (all sound off).
     func muteAll(_ p: HiSynthEnvelope.Parameters) {
+        choosePath = true
         for v in voices.indices {
             voices[v].envelope.mute(p)
             voices[v].hasPending = false
@@ -158,8 +171,47 @@ final class HiSynthLayer {
         into out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>, pitch: UnsafePointer<Float>?,
         count: Int, _ p: HiSynthEnvelope.Parameters
     ) {
+        // Pieces end on the layer's own lane grid (every `laneChunk` samples it renders), where the path is
+        // chosen again; a note or a setting chooses it at once. The two paths agree only to rounding, so a
+        // choice made wherever a block happens to start would make the output depend on the host's blocks.
+        var start = 0
+        while start < count {
+            if choosePath {
+                lanePath = laneWaveform()
+                choosePath = false
+            }
+            let n = min(count - start, Self.laneChunk - Int(rendered % UInt64(Self.laneChunk)))
+            renderPiece(into: out + start, scratch: scratch, pitch: pitch.map { $0 + start }, count: n, p)
+            rendered &+= UInt64(n)
+            if rendered % UInt64(Self.laneChunk) == 0 { choosePath = true }
+            start += n
+        }
+        for v in voices.indices {
+            switch voices[v].state {
+            case .released:
+                voices[v].freeCountdown -= count
+                if voices[v].freeCountdown <= 0 {
+                    voices[v].state = .free
+                    // Normally silent by now; anything left (a release slowed by a later preset) fades in 1 ms.
+                    voices[v].envelope.mute(p)
+                }
+            case .leaving:
+                if !voices[v].envelope.isActive { voices[v].state = .free }
+            case .free, .held:
+                break
+            }
+        }
+    }
+
+    /// Adds `count` samples (inside one piece of the lane grid) of the voice sum × level into `out`, on the
+    /// path chosen for the piece.
+    @inline(__always)
+    private func renderPiece(
+        into out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>, pitch: UnsafePointer<Float>?,
+        count: Int, _ p: HiSynthEnvelope.Parameters
+    ) {
         var anyActive = false
-        if let shape = laneWaveform() {
+        if let shape = lanePath {
             anyActive = true
             switch shape {
             case .sine: renderLanes(SineShape.self, into: scratch, pitch: pitch, count: count, p)
@@ -189,21 +241,6 @@ final class HiSynthLayer {
             level = gain
         } else {
             _ = level.skip(count)
-        }
-        for v in voices.indices {
-            switch voices[v].state {
-            case .released:
-                voices[v].freeCountdown -= count
-                if voices[v].freeCountdown <= 0 {
-                    voices[v].state = .free
-                    // Normally silent by now; anything left (a release slowed by a later preset) fades in 1 ms.
-                    voices[v].envelope.mute(p)
-                }
-            case .leaving:
-                if !voices[v].envelope.isActive { voices[v].state = .free }
-            case .free, .held:
-                break
-            }
         }
     }
 
