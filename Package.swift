@@ -136,7 +136,7 @@ let package = Package(
         // The C-ABI edge: `lv2_descriptor` and the callbacks, over ProsperoLV2.
         .target(name: "ProsperoLV2Plugin", dependencies: ["CLV2", "ProsperoLV2"]),
         // Writes the bundles' Turtle (scripts/lv2-install) and benchmarks each plugin's run().
-        .executableTarget(name: "prospero-lv2", dependencies: ["ProsperoLV2", "Ariel"]),
+        .executableTarget(name: "prospero-lv2", dependencies: ["ProsperoLV2"]),
 
         // Test-only: malloc interposition counting allocations per thread, and its Swift helper
         // `AllocationCounter` (see CONTRIBUTING.md "Allocation counting"). Any test target may depend on it.

@@ -37,6 +37,8 @@ public final class HecateLV2: LV2Plugin {
     let signals = UnsafeMutableBufferPointer<Double>.allocate(capacity: HecateLV2FaceMapping.Signal.allCases.count)
     let packs = SoundPack.builtIn.map(\.preset)
     var hostBPM: Double?
+    /// Set by `activate`: the next `run` starts the engine from the ports at once (a face present fades in).
+    var starting = true
 
     public required init(sampleRate: Double, uris: LV2URIDs) {
         controls = LV2ControlValues(HecateLV2Controls.all.map(\.control))
@@ -49,7 +51,7 @@ public final class HecateLV2: LV2Plugin {
 
     deinit { signals.deallocate() }
 
-    public override func activate() { driver.engine.reset() }
+    public override func activate() { starting = true }
 
     public override func run(frameCount: Int) {
         guard let left = ports.floats(1), let right = ports.floats(2) else { return }
@@ -63,6 +65,14 @@ public final class HecateLV2: LV2Plugin {
             }
         }
         if faceMoved { applyFace() }
+        if starting {
+            // Silence and every setting without a glide; the reset also forgets the face, so a face
+            // present on the ports is found again (and fades in, as when a face enters the camera).
+            driver.engine.reset()
+            if value(.facePresent) >= 0.5 { driver.engine.handle(.faceFound) }
+            applyFace()
+            starting = false
+        }
         let engine = driver.engine
         let uris = self.uris
         driver.run(frameCount: frameCount, left: left, right: right, events: ports.raw(0).map { UnsafeRawPointer($0) }) { type, body, size in

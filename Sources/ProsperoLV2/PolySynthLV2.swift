@@ -2,7 +2,8 @@ import Ariel
 
 /// The poly synth (`PolySynth`, the engine of `prospero render` and `play`) as an LV2 instrument: MIDI
 /// from the host (notes, velocity, pitch bend, CC 1 mod wheel, sustain), every setting a control port.
-/// A moved port applies the new settings, which the synth glides to as in our commands.
+/// A moved port applies the new settings, which the synth glides to as in our commands; the first `run`
+/// after `activate` starts from the ports' settings at once.
 public final class PolySynthLV2: LV2Plugin {
     public static let uri = "urn:prospero:lv2:polysynth"
     /// Voices allocated per instance (the `polyphony` port chooses how many may sound).
@@ -18,6 +19,8 @@ public final class PolySynthLV2: LV2Plugin {
     let controls: LV2ControlValues
     let table = PolySynthLV2Controls.all
     var settings = PolySynthSettings()
+    /// Set by `activate`: the next `run` starts the synth from the ports' settings at once.
+    var starting = true
 
     public required init(sampleRate: Double, uris: LV2URIDs) {
         controls = LV2ControlValues(PolySynthLV2Controls.all.map(\.control))
@@ -25,7 +28,7 @@ public final class PolySynthLV2: LV2Plugin {
         super.init(sampleRate: sampleRate, uris: uris)
     }
 
-    public override func activate() { driver.engine.reset() }
+    public override func activate() { starting = true }
 
     public override func run(frameCount: Int) {
         guard let left = ports.floats(1), let right = ports.floats(2) else { return }
@@ -36,6 +39,11 @@ public final class PolySynthLV2: LV2Plugin {
         }
         let engine = driver.engine
         if moved { engine.handle(.apply(settings)) }
+        if starting {
+            // Silence, and every setting at its value without a glide (as `prospero render`'s synth starts).
+            engine.reset()
+            starting = false
+        }
         let midiEvent = uris.midiEvent
         driver.run(frameCount: frameCount, left: left, right: right, events: ports.raw(0).map { UnsafeRawPointer($0) }) { type, body, size in
             guard type == midiEvent, let message = LV2AtomSequence.midiMessage(body, size: size) else { return }
