@@ -62,6 +62,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Browser-audio PCM frames (`StudioPCMFrame.decode`); an accepted frame encodes back to the same bytes
     /// (a sample of −32768, outside the symmetric range, comes back as −32767).
     case studioPCMFrame
+    /// An LV2 host's event input (`LV2AtomSequence`: MIDI and the transport's tempo), then every LV2 plugin's
+    /// `run` over it.
+    case lv2AtomSequence
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -172,6 +175,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return FuzzTarget.runGameScript(bytes)
         case .hisynthSong:
             return FuzzTarget.runHiSynthSong(bytes)
+        case .lv2AtomSequence:
+            return FuzzTarget.runLV2AtomSequence(bytes)
         }
     }
 }
