@@ -91,7 +91,7 @@ let package = Package(
 
         // The studio's portable core: protocol v1 and its codec with limits, client registry (retention, replay,
         // rate limits), security decisions as pure functions, the StudioInstrument protocol and registry.
-        .target(name: "Studio", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "Prospero", "Oberon", "LiveHost", "HiSynth", "HiSynthLibrary", "Haptics", "Games"]),
+        .target(name: "Studio", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "Prospero", "Oberon", "LiveHost", "HiSynth", "Haptics", "Games"]),
         // Platform edge of the studio: HTTP + WebSocket server (Hummingbird), web resources, audio driver, OSC inputs.
         .target(
             name: "StudioServer",

@@ -2,6 +2,7 @@ import ArgumentParser
 import Enobarbus
 import Foundation
 import Hecate
+import HiSynthLibrary
 import LiveHost
 import LiveHostPOSIX
 import ProsperoJACK
@@ -87,7 +88,13 @@ struct StudioCommand: ParsableCommand {
         for problem in packs.problems { StandardOutput.line("studio: hecate pack \(problem)") }
         // Touches are due on JACK's clock at their arrival plus --input-delay, as the live commands' input.
         let inputClock = try timing.clock()
-        do { session = try StudioSession(registry: .standard(hecatePacks: packs.library, frameClock: inputClock)) } catch {
+        // MIDI clock on JACK's midi_in: the tempo Hecate follows, as in `prospero hecate`.
+        let midiClock = MIDIClockFollower()
+        do {
+            // HiSynth's user presets: the files `prospero hisynth presets` lists, read and written here at the edge.
+            session = try StudioSession(registry: .standard(hecatePacks: packs.library, frameClock: inputClock, midiClock: midiClock,
+                                                            hisynthPresets: HiSynthPresetLibrary()))
+        } catch {
             throw ValidationError("an instrument could not start: \(error)")
         }
 
@@ -108,7 +115,7 @@ struct StudioCommand: ParsableCommand {
                 throw ValidationError("--audio jack: no JACK server is running (start one, or use --audio none)")
             }
         }
-        let driver = jack.map { _ in StudioJACKDriver(engines: session.audioEngines, active: session.activeIndex, tap: server.tap) }
+        let driver = jack.map { _ in StudioJACKDriver(engines: session.audioEngines, active: session.activeIndex, tap: server.tap, clock: midiClock) }
         if let driver { session.onSelect.withLock { $0 = { driver.select($0) } } }
         let settings = startSettings(session: session, jackRunning: jack != nil, driver: driver, stop: stop)
         let browser = jack == nil && (mode == .browser || mode == .auto)

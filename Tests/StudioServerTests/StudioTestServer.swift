@@ -1,5 +1,6 @@
 import Foundation
 import LiveHost
+import ProsperoTestSupport
 import Studio
 import StudioServer
 

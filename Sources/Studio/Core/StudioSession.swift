@@ -469,6 +469,14 @@ public final class StudioSession: @unchecked Sendable {
         }
     }
 
+    /// Wekinator's outputs to the active instrument.
+    public func receiveControls(_ outputs: [Float], at time: Double) {
+        state.withLock { s in
+            guard let a = s.active else { return }
+            s.instruments[a].receiveControls(outputs, at: time)
+        }
+    }
+
     public func advance(to time: Double) {
         state.withLock { s in
             guard let a = s.active else { return }
