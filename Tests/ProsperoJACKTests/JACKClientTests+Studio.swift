@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import ProsperoJACK
 import ProsperoTestSupport
+import Synchronization
 import Testing
 
 /// `prospero studio --audio jack` against the live core's promises, with Hecate selected over the
@@ -187,7 +188,7 @@ extension JACKClientTests {
     @Test(.enabled(if: liveStopRunnable))
     func wekinatorOutputsPlayHecateInTheStudioAndTheCLI() throws {
         for subject in [Self.studioHecate, Self.cliHecate] {
-            let server = try JACKTestServer(period: period)
+            let server = try JACKTestServer(period: Self.period)
             let probe = try LatencyProbe(serverName: server.name, onsetLevel: 1e-3, quietLevel: 1e-4)
             defer { probe.close() }
             let port = Self.freePort
