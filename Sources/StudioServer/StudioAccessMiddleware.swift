@@ -23,7 +23,8 @@ struct StudioAccessMiddleware: RouterMiddleware {
         case .allow: return try await next(request, context)
         case .allowSettingCookie:
             var response = try await next(request, context)
-            if let cookie = security.setCookie { response.headers[.setCookie] = cookie }
+            // Over HTTPS the cookie is Secure: a browser never sends the token back over plain HTTP.
+            if let cookie = security.setCookie { response.headers[.setCookie] = server.options.tls == nil ? cookie : cookie + "; Secure" }
             return response
         }
     }

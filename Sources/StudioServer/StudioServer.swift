@@ -41,12 +41,18 @@ public final class StudioServer: @unchecked Sendable {
         return boundPort
     }
 
-    /// The URL to print: `http://HOST:PORT/` with `?token=` when a token is needed.
-    public func url(host: String? = nil) -> String {
+    /// The URL to print: `http://HOST:PORT/` with `?token=` when a token is needed (and `withToken`).
+    public func url(host: String? = nil, withToken: Bool = true) -> String {
         let h = host ?? options.host
         let shown = h.contains(":") ? "[\(h)]" : h
-        return "\(options.scheme)://\(shown):\(boundPort ?? options.port)/" + (options.token.map { "?token=\($0)" } ?? "")
+        return "\(options.scheme)://\(shown):\(boundPort ?? options.port)/" + (withToken ? options.token.map { "?token=\($0)" } ?? "" : "")
     }
+
+    /// Every page's and file's Content-Security-Policy: scripts, styles, connections (the same-origin
+    /// WebSocket), fonts and workers from this server only; no inline script or style, no eval; images
+    /// also as `data:` (the pages' empty icon); no plugins, no framing, no `<base>`.
+    public static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        + "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
     var now: Double { MonotonicClock.now() }
 
@@ -82,15 +88,18 @@ public final class StudioServer: @unchecked Sendable {
             }
             return security.decideUpgrade(host: host, origin: origin, queryToken: token, cookie: cookie, scheme: options.scheme)
         }
-        var server = HTTPServerBuilder { responder in
-            StudioGatedChannel(
-                base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: wsResponder, configuration: .init(ws: wsConfiguration)),
-                decide: decide)
-        }
-        if let tls = options.tls {
+        let tlsConfiguration: TLSConfiguration? = try options.tls.map { tls in
             let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
             let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-            server = try .tls(server, tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+            return .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        }
+        let server = HTTPServerBuilder { responder in
+            let http = StudioGatedChannel(
+                base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: wsResponder, configuration: .init(ws: wsConfiguration)),
+                decide: decide)
+            guard let tlsConfiguration else { return http }
+            // Plain http:// to the HTTPS port is told to use https:// (StudioPlainHTTPAnswer).
+            return StudioPlainHTTPAnswerChannel(base: try TLSChannel(http, tlsConfiguration: tlsConfiguration))
         }
         var logger = Logger(label: "prospero.studio")
         logger.logLevel = .critical  // the studio reports what matters itself
@@ -183,6 +192,7 @@ public final class StudioServer: @unchecked Sendable {
         var headers: HTTPFields = [.contentType: file.contentType, .cacheControl: "no-cache"]
         headers[.init("X-Content-Type-Options")!] = "nosniff"
         headers[.init("Referrer-Policy")!] = "no-referrer"
+        headers[.init("Content-Security-Policy")!] = Self.contentSecurityPolicy
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
 

@@ -154,7 +154,11 @@ struct StudioCommand: ParsableCommand {
         let inputThread = LiveCommand.HostThread(input) { _ in session.sources = tracker.sources }
         // Bound to every interface: this machine opens it on loopback; the LAN URL follows.
         StandardOutput.line("studio: \(server.url(host: host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : nil))")
-        if let lanHost, lanHost != host { StandardOutput.line("studio: on the LAN: \(server.url(host: lanHost))") }
+        // The token is printed once, in the line above: logs that keep the rest never hold it.
+        if let lanHost, lanHost != host {
+            StandardOutput.line("studio: on the LAN: \(server.url(host: lanHost, withToken: false))"
+                + (options.token == nil ? "" : " (with the ?token=… above, or scan the code)"))
+        }
         if options.tls == nil && !StudioSecurity.isLoopback(host) && browser == nil {
             StandardOutput.line("studio: a phone on plain HTTP is a controller (sound from JACK here); browser audio needs https (--tls)")
         }
@@ -170,7 +174,7 @@ struct StudioCommand: ParsableCommand {
         StandardOutput.line("studio: instruments: \(instruments.isEmpty ? "none registered" : instruments); "
             + "audio: \(session.audioStatus.backend.rawValue); OSC input on udp \(tracker.localAddress); Ctrl-C to stop")
         if !noQR, let lanHost, let qr = try? StudioQRCode(text: server.url(host: lanHost)) {
-            StandardOutput.line("studio: scan to open on a phone (\(server.url(host: lanHost))):")
+            StandardOutput.line("studio: scan to open on a phone (\(server.url(host: lanHost, withToken: false))\(options.token == nil ? "" : " with the token")):")
             StandardOutput.line(qr.terminalText)
         }
 
