@@ -130,8 +130,8 @@ let package = Package(
         // `AllocationCounter` (see CONTRIBUTING.md "Allocation counting"). Any test target may depend on it.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .target(name: "AllocationCounting", dependencies: ["CAllocationCounter"], path: "Tests/AllocationCounting"),
-        // Test-only: seeded random numbers and peer gating shared by every test target.
-        .target(name: "ProsperoTestSupport", dependencies: ["Horatio", "Ariel", "Touchstone"], path: "Tests/TestSupport"),
+        // Test-only: seeded random numbers, peer gating and the allocation-test trait shared by every test target.
+        .target(name: "ProsperoTestSupport", dependencies: ["Horatio", "Ariel", "Touchstone", "AllocationCounting"], path: "Tests/TestSupport"),
 
         .testTarget(name: "HoratioTests", dependencies: ["Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone", "AllocationCounting", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),

@@ -18,8 +18,8 @@ import Testing
 /// server's CPU (user + system, % of one core, in each half of the run) and resident memory, and the audio
 /// the listener got: blocks, blocks missing from the sequence, and the dropouts a page's 40 ms jitter
 /// buffer would have heard (a block arriving after its playout time, or missing). It asserts nothing lost
-/// or refused, memory flat, CPU flat (the second half within 1.5× the first, plus 5 points of a core), and
-/// the bounds in ``latencyBounds`` and ``dropoutLimit``, wide enough for a loaded 2-core VM.
+/// or refused, memory flat, and the audio within ``dropoutLimit``. Latency and CPU are speed figures, not
+/// unit-test assertions: scripts/studio-load (the load bench) checks them from the printed line.
 ///
 /// Its figures, quoted in the README, are one run of `scripts/studio-load` on the idle VM.
 @Suite("Studio load", .serialized)
@@ -29,8 +29,6 @@ struct StudioLoadTests {
     /// The server's resident memory may grow this much over the run (the first connections' buffers
     /// and caches warm up; a leak of a message's size per change would pass it within seconds).
     static let memoryGrowthLimit = 24 * 1024 * 1024
-    /// Round trip (`set` → own `changed`) medians and p99s above these fail the run, in ms.
-    static let latencyBounds = (median: 25.0, p99: 150.0)
     /// Dropouts at the simulated page (a 40 ms jitter buffer) allowed per minute of the run.
     static let dropoutLimit = 2.0
     /// The page's jitter buffer (js/audio-worklet.js), seconds.
@@ -182,8 +180,6 @@ struct StudioLoadTests {
         let sorted = latencies.values.withLock { $0 }.sorted()
         #expect(sorted.count == expected)
         let ms = { (q: Double) in Self.quantile(sorted, q) * 1000 }
-        #expect(ms(0.5) < Self.latencyBounds.median && ms(0.99) < Self.latencyBounds.p99,
-                "round trip median \(ms(0.5)) ms, p99 \(ms(0.99)) ms")
         let heard = audio.figures.withLock { $0 }
         let blockSeconds = Double(StudioBrowserDriver.defaultBlockFrames) / 48_000
         #expect(Double(heard.blocks) > 0.9 * Self.seconds / blockSeconds, "the listener got \(heard.blocks) blocks in \(Self.seconds) s")
@@ -191,7 +187,6 @@ struct StudioLoadTests {
         let mid = middle ?? (before.cpu, before.rss, 0)
         let firstHalf = (mid.cpu - before.cpu) / max(0.001, mid.at) * 100
         let secondHalf = (after.cpu - mid.cpu) / max(0.001, wall - mid.at) * 100
-        #expect(secondHalf <= firstHalf * 1.5 + 5, "CPU \(firstHalf) % of a core, then \(secondHalf) %")
         print(String(format: "studio load: %d clients, %.0f msg/s in (%.0f/s each), %.0f changes/s out, %.0f s: "
                      + "set → changed median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; lost %d, refused %d; "
                      + "server CPU %.0f %% of a core (halves %.0f %%, %.0f %%), RSS %.1f → %.1f MB (peak %.1f MB); "
