@@ -1,8 +1,11 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Dependencies flow downward only: Horatio ← Touchstone ← Ariel / Enobarbus ← instruments ← platform edges ← prospero.
-// Everything below the platform edges is portable Swift (no Glibc, no Linux calls).
+// Dependencies flow downward only. Horatio and Touchstone are the two roots (neither imports the other);
+// Ariel, Enobarbus and Haptics sit on them; then the instruments and Oberon, LiveHost, Studio, the platform
+// edges and the executables (README.md "Modules" draws it). Everything below the platform edges is portable
+// Swift (no Glibc, no Linux calls). Each target lists exactly the modules it imports: scripts/check-dependencies
+// (run by scripts/test) fails on a missing or an unused entry.
 let package = Package(
     name: "Prospero",
     platforms: [.macOS(.v15)],

@@ -8,6 +8,9 @@ extension StudioValue: JSONReadable {
     public static func jsonArray(_ elements: [StudioValue]) -> StudioValue { .array(elements) }
     /// Keys are unique: ``StudioValue/init(json:limits:)`` has the reader refuse a repeated one.
     public static func jsonObject(_ members: [(key: String, value: StudioValue)]) -> StudioValue {
-        .object(Dictionary(members, uniquingKeysWith: { first, _ in first }))
+        var object: [String: StudioValue] = [:]
+        object.reserveCapacity(members.count)
+        for member in members where object[member.key] == nil { object[member.key] = member.value }
+        return .object(object)
     }
 }
