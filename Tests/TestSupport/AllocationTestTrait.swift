@@ -13,7 +13,7 @@ extension Trait where Self == ConditionTrait {
     /// The one condition of every "renders without allocating" test: a release build (this module is
     /// compiled with the tests, so it sees their configuration), with the allocation counter not
     /// disabled by a sanitizer.
-    public static var allocationCounting: Self {
+    public static var allocationCounting: ConditionTrait {
         .enabled(
             if: isOptimisedBuild && !AllocationCounter.isDisabledBySanitizer,
             "allocation-free rendering is a release-build guarantee, counted without a sanitizer (scripts/test runs in release)"
