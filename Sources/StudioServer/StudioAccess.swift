@@ -40,6 +40,7 @@ public final class StudioAccess: Sendable {
             let (blocked, limit, seconds) = limiter.withLock { l in (l.wrongToken(from: address, now: now), l.limit, l.blockSeconds) }
             if blocked {
                 log("studio: more than \(limit) wrong tokens in a second from \(address): refused (429) for \(Int(seconds)) s")
+                return .tooManyGuesses
             }
         }
         return decision

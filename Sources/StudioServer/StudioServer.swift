@@ -28,10 +28,17 @@ public final class StudioServer: @unchecked Sendable {
     /// The one access check of pages and upgrades (token guessing limited per address).
     public let access: StudioAccess
 
-    /// - Parameter log: where the server reports what a user should know (a blocked token guesser).
+    /// The audio driver's status now (JACK's xruns and load, the browser listeners), read at 2 Hz.
+    private let audioStatus: (@Sendable (Double) -> StudioAudioStatus)?
+
+    /// - Parameters:
+    ///   - log: where the server reports what a user should know (a blocked token guesser).
+    ///   - audioStatus: the driver's status at a time; pushed to `status` subscribers when it changes (at most 2 Hz).
     public init(session: StudioSession, options: StudioServerOptions, resources: StudioResources, tap: StudioMeterTap = StudioMeterTap(),
-                log: @escaping @Sendable (String) -> Void = { print($0) }) {
+                log: @escaping @Sendable (String) -> Void = { print($0) },
+                audioStatus: (@Sendable (Double) -> StudioAudioStatus)? = nil) {
         self.session = session
+        self.audioStatus = audioStatus
         self.options = options
         self.resources = resources
         self.tap = tap
@@ -223,7 +230,8 @@ public final class StudioServer: @unchecked Sendable {
         }
     }
 
-    /// 30 Hz: meters, scope and spectrum frames, the instrument's HUD frame; 2 Hz: status; 1 Hz: expiry.
+    /// 30 Hz: meters, scope and spectrum frames, the instrument's HUD frame; 2 Hz: the status, sent when it
+    /// changed; 1 Hz: expiry.
     private func tick(stop: LiveStop) async {
         var count = 0
         var last = now
@@ -236,7 +244,10 @@ public final class StudioServer: @unchecked Sendable {
             session.sendBinary(StudioBinaryFrame.encode(.scope, tap.scope), to: .scope)
             if count % 2 == 0 { session.sendBinary(StudioBinaryFrame.encode(.spectrum, tap.spectrum), to: .spectrum) }
             session.sendFrame(now: t)
-            if count % 15 == 0 { session.sendStatus(now: t) }
+            if count % 15 == 0 {
+                if let audioStatus { session.audioStatus = audioStatus(t) }
+                session.sendStatus(now: t)
+            }
             if count % 30 == 0 { session.expire(now: t) }
             count += 1
         }
