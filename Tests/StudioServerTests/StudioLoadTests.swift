@@ -34,6 +34,9 @@ struct StudioLoadTests {
     /// The page's jitter buffer (js/audio-worklet.js), seconds.
     static let jitterBuffer = 0.040
     static var seconds: Double { Double(ProcessInfo.processInfo.environment["PROSPERO_STUDIO_LOAD_SECONDS"] ?? "") ?? 10 }
+    /// Clients listening to the browser audio (`PROSPERO_STUDIO_LOAD_LISTENERS`, default 1): the first is the
+    /// one whose playout is simulated; the others read and count their blocks (every listener gets ~190 a second).
+    static var listeners: Int { max(1, Int(ProcessInfo.processInfo.environment["PROSPERO_STUDIO_LOAD_LISTENERS"] ?? "") ?? 1) }
 
     final class SendTimes: @unchecked Sendable {
         let times = Mutex([Double](repeating: 0, count: 900))
@@ -92,9 +95,16 @@ struct StudioLoadTests {
         for socket in sockets {
             _ = socket.readJSON { ($0["type"] as? String == "changed") && ($0["changes"] as? [String: Any])?["on"] != nil }
         }
-        let listener = try RawClient(port: port)
-        #expect(try listener.upgrade(host: host, origin: origin).status == 101)
-        listener.sendText(#"{"type":"hello","client":null,"subscribe":["audio"]}"#)
+        var listening: [RawClient] = []
+        for _ in 0..<Self.listeners {
+            let socket = try RawClient(port: port)
+            #expect(try socket.upgrade(host: host, origin: origin).status == 101)
+            socket.sendText(#"{"type":"hello","client":null,"subscribe":["audio"]}"#)
+            listening.append(socket)
+        }
+        let listener = listening[0]
+        /// Blocks each further listener got.
+        let extraBlocks = (1..<max(1, Self.listeners)).map { _ in Counter() }
         let audio = AudioWatch()
         let latencies = Latencies()
         let received = (0..<Self.clients).map { _ in Counter() }
@@ -107,6 +117,15 @@ struct StudioLoadTests {
         let before = try #require(Self.usage(of: process.processIdentifier))
         var peakRSS = before.rss
         let start = Date()
+        for (k, socket) in listening.dropFirst().enumerated() {
+            done.enter()
+            Thread.detachNewThread {
+                while Date().timeIntervalSince(start) < Self.seconds + 0.5, let frame = socket.readFrame() {
+                    if frame.opcode == 2, frame.payload.first == 0x10 { extraBlocks[k].value.add(1, ordering: .relaxed) }
+                }
+                done.leave()
+            }
+        }
         done.enter()
         Thread.detachNewThread {
             var last: UInt32?, base: UInt32 = 0, anchor = 0.0, previous = 0.0
@@ -184,17 +203,19 @@ struct StudioLoadTests {
         let blockSeconds = Double(StudioBrowserDriver.defaultBlockFrames) / 48_000
         #expect(Double(heard.blocks) > 0.9 * Self.seconds / blockSeconds, "the listener got \(heard.blocks) blocks in \(Self.seconds) s")
         #expect(Double(heard.dropouts) <= max(1, Self.dropoutLimit * Self.seconds / 60), "\(heard.dropouts) dropouts, \(heard.missing) blocks missing")
+        let others = extraBlocks.map { $0.value.load(ordering: .relaxed) }
+        #expect(others.allSatisfy { Double($0) > 0.9 * Self.seconds / blockSeconds }, "the other listeners got \(others) blocks")
         let mid = middle ?? (before.cpu, before.rss, 0)
         let firstHalf = (mid.cpu - before.cpu) / max(0.001, mid.at) * 100
         let secondHalf = (after.cpu - mid.cpu) / max(0.001, wall - mid.at) * 100
         print(String(format: "studio load: %d clients, %.0f msg/s in (%.0f/s each), %.0f changes/s out, %.0f s: "
                      + "set → changed median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; lost %d, refused %d; "
                      + "server CPU %.0f %% of a core (halves %.0f %%, %.0f %%), RSS %.1f → %.1f MB (peak %.1f MB); "
-                     + "audio: %d blocks, %d missing, %d dropouts at a 40 ms buffer, longest gap %.1f ms",
+                     + "audio: %d listeners, %d blocks, %d missing, %d dropouts at a 40 ms buffer, longest gap %.1f ms",
                      Self.clients, Double(expected) / max(0.001, Double(lastSend.load(ordering: .relaxed)) / 1000), Self.rate, Double(delivered) / wall, Self.seconds,
                      ms(0.5), ms(0.9), ms(0.99), (sorted.last ?? .nan) * 1000, lost, refused.value.load(ordering: .relaxed),
                      (after.cpu - before.cpu) / wall * 100, firstHalf, secondHalf, Double(before.rss) / 1_048_576, Double(after.rss) / 1_048_576,
-                     Double(peakRSS) / 1_048_576, heard.blocks, heard.missing, heard.dropouts, heard.longestGap * 1000))
+                     Double(peakRSS) / 1_048_576, Self.listeners, heard.blocks, heard.missing, heard.dropouts, heard.longestGap * 1000))
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
