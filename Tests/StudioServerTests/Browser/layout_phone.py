@@ -4,7 +4,8 @@ sheets, help, drawers, Immerse) and each viewport, read from the DOM that
   - every visible control is on top where a finger lands: the element at its centre (scrolled into view) is the
     control or inside it, and nothing of it lies under the browser-audio bar;
   - on a touch viewport every control is at least 44 x 44 CSS px (a checkbox counts its label, the tap target).
-The 390 x 844 screenshots go to SCREENSHOT_DIR. Usage: layout_phone.py URL SCREENSHOT_DIR
+Every page links the web app manifest (issue 26 item 8): standalone, a theme colour and icons that load at
+their stated sizes. The 390 x 844 screenshots go to SCREENSHOT_DIR. Usage: layout_phone.py URL SCREENSHOT_DIR
 (the studio must run with --audio browser, so that the audio bar shows)"""
 import os
 import sys
@@ -19,38 +20,39 @@ VIEWPORTS = [(360, 740, True), (390, 844, True), (844, 390, True), (768, 1024, T
 SHOT_SIZE = (390, 844)
 MINIMUM = 44
 
-# Each page: its path and its states, each a name, the steps that reach it from a fresh load, and the part of
-# the page a finger can reach in it (a modal sheet covers the rest on purpose).
+# Each page: its path and its states in the order a person meets them on one visit: each state's name, the clicks
+# (data-testid) that lead to it from the state before, and the part of the page a finger can reach in it (a modal
+# sheet covers the rest on purpose; None: the whole page).
 PAGES = [
     ("home", "/", [
         ("onboarding", [], "#onboarding"),
-        ("page", [("click", "onboarding-skip")], None),
+        ("page", ["onboarding-skip"], None),
     ]),
     ("hecate", "/hecate/", [
         ("guide", [], "#guide"),
-        ("hud", [("click", "guide-close")], None),
-        ("meters", [("click", "guide-close"), ("click", "meters-toggle")], None),
-        ("help", [("click", "guide-close"), ("click", "help-open")], "#help-overlay"),
-        ("immerse", [("click", "guide-close"), ("click", "mode-immerse")], "#immerse"),
+        ("hud", ["guide-close"], None),
+        ("meters", ["meters-toggle"], None),
+        ("help", ["help-open"], "#help-overlay"),
+        ("immerse", ["help-close", "mode-immerse"], "#immerse"),
     ]),
     ("hands", "/hands/", [
         ("pad", [], None),
-        ("settings", [("click", "hands-settings-toggle")], "#drawer"),
-        ("help", [("click", "help-open")], "#help-overlay"),
+        ("settings", ["hands-settings-toggle"], "#drawer"),
+        ("help", ["hands-settings-toggle", "help-open"], "#help-overlay"),
     ]),
     ("hisynth", "/hisynth/", [
         ("welcome", [], "#welcome"),
-        ("rack", [("click", "hisynth-welcome-close")], None),
-        ("tutorial", [("click", "hisynth-welcome-start")], "#step"),
+        ("rack", ["hisynth-welcome-close"], None),
+        ("tutorial", ["hisynth-logo", "hisynth-welcome-start"], "#step"),
     ]),
     ("tone", "/tone/", [
         ("page", [], None),
-        ("help", [("click", "help-open")], "#help-overlay"),
+        ("help", ["help-open"], "#help-overlay"),
     ]),
 ] + [
     (game, f"/games/{game}/", [
         ("start", [], "#start"),
-        ("play", [("click", "game-start-button")], None),
+        ("play", ["game-start-button"], None),
     ]) for game in ("harmony", "vibe", "touch")
 ]
 
@@ -111,37 +113,61 @@ def settle(driver):
 # PROSPERO_LAYOUT_PAGE=hecate checks one page only (when working on it).
 if os.environ.get("PROSPERO_LAYOUT_PAGE"):
     PAGES = [p for p in PAGES if p[0] == os.environ["PROSPERO_LAYOUT_PAGE"]]
+MANIFEST = r"""
+const done = arguments[arguments.length - 1];
+(async () => {
+  const link = document.querySelector("link[rel=manifest]");
+  if (!link) return ["no manifest link"];
+  const m = await (await fetch(link.href)).json();
+  const problems = [];
+  if (m.display !== "standalone") problems.push(`display ${m.display}`);
+  if (!/^#[0-9a-fA-F]{6}$/.test(m.theme_color ?? "")) problems.push(`theme_color ${m.theme_color}`);
+  if (!m.name || !m.short_name || m.start_url !== "/") problems.push("name, short_name or start_url");
+  for (const icon of m.icons ?? []) {
+    const img = new Image();
+    img.src = icon.src;
+    try { await img.decode(); } catch { problems.push(`${icon.src} does not load`); continue; }
+    if (icon.sizes !== "any" && icon.sizes !== `${img.naturalWidth}x${img.naturalHeight}`) problems.push(`${icon.src} is ${img.naturalWidth}x${img.naturalHeight}, says ${icon.sizes}`);
+  }
+  if (!(m.icons ?? []).some((i) => i.sizes === "512x512" && i.type === "image/png")) problems.push("no 512 px PNG icon");
+  return problems;
+})().then(done, (e) => done([String(e)]));
+"""
+
 problems = []
 with studio_browser(width=1366, height=900) as driver:
+    driver.set_script_timeout(20)
+    for page, path, _ in PAGES:
+        driver.get(f"{url}{path}")
+        problems += [f"{page}: manifest: {p}" for p in driver.execute_async_script(MANIFEST)]
     for width, height, touch in VIEWPORTS:
         emulate(driver, width, height, touch)
         for page, path, states in PAGES:
-            for state, steps, root in states:
-                driver.get(f"{url}{path}")
-                wait_for(lambda: driver.execute_script(
-                    "const c = document.querySelector('[data-testid=connection-state]');"
-                    "return document.readyState === 'complete' && (!c || c.textContent === 'connected');"), what=f"{page}: connected")
-                wait_for(lambda: driver.execute_script(
-                    "const b = document.getElementById('browser-audio'); return b && !b.hidden;"), what=f"{page}: the audio bar")
-                # The page's instrument made active, so that its controls are all drawn.
-                driver.execute_script(
-                    "const n = document.getElementById('not-active'); if (n && !n.hidden) document.getElementById('activate').click();")
-                wait_for(lambda: driver.execute_script(
-                    "const n = document.getElementById('not-active'); return !n || n.hidden;"), what=f"{page}: active")
-                for kind, what in steps:
-                    if kind == "click":
-                        element = wait_for(lambda: (e := by_testid(driver, what)).is_displayed() and e, what=f"{page}: {what}")
-                        driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", element)
-                        element.click()   # a real click: the games' vibration needs a user gesture
+            driver.get(f"{url}{path}")
+            wait_for(lambda: driver.execute_script(
+                "const c = document.querySelector('[data-testid=connection-state]');"
+                "return document.readyState === 'complete' && (!c || c.textContent === 'connected');"), what=f"{page}: connected")
+            wait_for(lambda: driver.execute_script(
+                "const b = document.getElementById('browser-audio'); return b && !b.hidden;"), what=f"{page}: the audio bar")
+            # The page's instrument made active, so that its controls are all drawn.
+            driver.execute_script(
+                "const n = document.getElementById('not-active'); if (n && !n.hidden) document.getElementById('activate').click();")
+            wait_for(lambda: driver.execute_script(
+                "const n = document.getElementById('not-active'); return !n || n.hidden;"), what=f"{page}: active")
+            for state, clicks, root in states:
+                for testid in clicks:
+                    element = wait_for(lambda: (e := by_testid(driver, testid)).is_displayed() and e, what=f"{page}: {testid}")
+                    driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", element)
+                    element.click()   # a real click: the games' vibration needs a user gesture
                 settle(driver)
                 found = driver.execute_script(CHECK, width, height, touch, root, MINIMUM)
                 problems += [f"{page}/{state} at {width}x{height}: {p}" for p in found]
                 if (width, height) == SHOT_SIZE:
                     driver.save_screenshot(os.path.join(shots, f"{page}-{state}.png"))
-                driver.execute_script("localStorage.clear();")   # the next state starts as a first visit
-                errors = console_errors(driver)
-                if errors:
-                    problems.append(f"{page}/{state} at {width}x{height}: console errors {errors}")
+            driver.execute_script("localStorage.clear();")   # the next visit is a first visit again
+            errors = console_errors(driver)
+            if errors:
+                problems.append(f"{page} at {width}x{height}: console errors {errors}")
 if problems:
     for p in problems:
         print(f"FAIL: {p}")

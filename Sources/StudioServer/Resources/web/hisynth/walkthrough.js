@@ -11,7 +11,7 @@ export const STEPS = [
   { panel: "filter", title: "Filters",
     text: "The low-pass filter makes the sound darker, the high-pass brighter. Positive resonance gives a “wah” peak at the cutoff; negative smooths it. The curve is the filters' real response over the live spectrum." },
   { panel: "lfo", title: "Low Frequency Oscillators (LFO)",
-    text: "Three LFOs from 0.2 to 20 Hz, each with a waveform, depth, rate and phase, modulate pitch, amplitude and the two cutoffs — tick them in the matrix, and combine several on one target." },
+    text: "Three LFOs from 0.25 to 20 Hz, each with a waveform, depth, rate and phase, modulate pitch, amplitude and the two cutoffs — tick them in the matrix, and combine several on one target." },
   { panel: "fx", title: "Audio Effects",
     text: "Four effects in a fixed order: decimator, drive, delay and reverb, each with its switch and its mix." },
   { panel: "presets", title: "Presets",
