@@ -51,7 +51,7 @@ struct StudioBrowserTests {
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("studio-layout-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        try await Self.run("layout_phone.py", [url, shots.path], timeout: 900)
+        try await Self.run("layout_phone.py", [url, shots.path], timeout: 1800)
         print("studio layouts: the 390x844 screenshots are in \(shots.path)")
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()

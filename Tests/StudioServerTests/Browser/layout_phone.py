@@ -12,6 +12,7 @@ import sys
 import time
 
 from core_browser import studio_browser, console_errors, by_testid, wait_for
+from selenium.common.exceptions import TimeoutException
 
 url, shots = sys.argv[1].rstrip("/"), sys.argv[2]
 
@@ -104,6 +105,19 @@ def emulate(driver, width, height, touch):
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": touch, "maxTouchPoints": 5 if touch else 1})
 
 
+def screenshot(driver, path):
+    """Saves a screenshot; a renderer too busy to answer (Immerse's WebGL in SwiftShader on a loaded machine) is
+    asked again."""
+    for attempt in range(3):
+        try:
+            driver.save_screenshot(path)
+            return
+        except TimeoutException:
+            if attempt == 2:
+                raise
+            time.sleep(2)
+
+
 def settle(driver):
     # Two animation frames: canvases fit and lists render after state arrives.
     driver.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done()));")
@@ -136,34 +150,37 @@ const done = arguments[arguments.length - 1];
 
 problems = []
 with studio_browser(width=1366, height=900) as driver:
-    driver.set_script_timeout(20)
-    for page, path, _ in PAGES:
-        driver.get(f"{url}{path}")
-        problems += [f"{page}: manifest: {p}" for p in driver.execute_async_script(MANIFEST)]
+    # Forty page loads on a machine that may be busy building: a slow renderer is waited for, not failed.
+    driver.set_page_load_timeout(90)
+    driver.set_script_timeout(30)
+    driver.get(f"{url}/")
+    problems += [f"manifest: {p}" for p in driver.execute_async_script(MANIFEST)]
     for width, height, touch in VIEWPORTS:
         emulate(driver, width, height, touch)
         for page, path, states in PAGES:
             driver.get(f"{url}{path}")
             wait_for(lambda: driver.execute_script(
                 "const c = document.querySelector('[data-testid=connection-state]');"
-                "return document.readyState === 'complete' && (!c || c.textContent === 'connected');"), what=f"{page}: connected")
+                "return document.readyState === 'complete' && (!c || c.textContent === 'connected');"), timeout=30, what=f"{page}: connected")
             wait_for(lambda: driver.execute_script(
-                "const b = document.getElementById('browser-audio'); return b && !b.hidden;"), what=f"{page}: the audio bar")
+                "const b = document.getElementById('browser-audio'); return b && !b.hidden;"), timeout=30, what=f"{page}: the audio bar")
+            if not driver.execute_script("return document.querySelector('link[rel=manifest]')?.getAttribute('href') === '/manifest.json'"):
+                problems.append(f"{page}: no link to /manifest.json")
             # The page's instrument made active, so that its controls are all drawn.
             driver.execute_script(
                 "const n = document.getElementById('not-active'); if (n && !n.hidden) document.getElementById('activate').click();")
             wait_for(lambda: driver.execute_script(
-                "const n = document.getElementById('not-active'); return !n || n.hidden;"), what=f"{page}: active")
+                "const n = document.getElementById('not-active'); return !n || n.hidden;"), timeout=30, what=f"{page}: active")
             for state, clicks, root in states:
                 for testid in clicks:
-                    element = wait_for(lambda: (e := by_testid(driver, testid)).is_displayed() and e, what=f"{page}: {testid}")
+                    element = wait_for(lambda: (e := by_testid(driver, testid)).is_displayed() and e, timeout=30, what=f"{page}: {testid}")
                     driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", element)
                     element.click()   # a real click: the games' vibration needs a user gesture
                 settle(driver)
                 found = driver.execute_script(CHECK, width, height, touch, root, MINIMUM)
                 problems += [f"{page}/{state} at {width}x{height}: {p}" for p in found]
                 if (width, height) == SHOT_SIZE:
-                    driver.save_screenshot(os.path.join(shots, f"{page}-{state}.png"))
+                    screenshot(driver, os.path.join(shots, f"{page}-{state}.png"))
             driver.execute_script("localStorage.clear();")   # the next visit is a first visit again
             errors = console_errors(driver)
             if errors:
