@@ -69,9 +69,12 @@ export class Walkthrough {
     const width = Math.min(400, window.innerWidth - 16);
     this.step.style.width = `${width}px`;
     this.step.style.left = `${Math.max(8, Math.min(window.innerWidth - width - 8, r.right - width))}px`;
+    // The bottom edge the popover may reach: above the browser-audio bar when it shows.
+    const bar = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--audio-bar-space")) || 0;
+    const bottom = window.innerHeight - bar;
     const below = r.bottom + 8;
     const height = this.step.offsetHeight;
-    this.step.style.top = `${below + height < window.innerHeight ? below : Math.max(8, r.top - height - 8)}px`;
+    this.step.style.top = `${below + height < bottom ? below : Math.max(8, Math.min(r.top - height - 8, bottom - height - 8))}px`;
   }
 
   close() {
