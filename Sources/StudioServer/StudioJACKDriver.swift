@@ -1,4 +1,6 @@
 import Ariel
+import Foundation
+import LiveHost
 import ProsperoJACK
 import Studio
 import Synchronization
@@ -8,12 +10,14 @@ import Synchronization
 /// The engines are fixed at start; `select` switches which one renders with one atomic store.
 /// MIDI arriving at `midi_in` (channel messages, at their frame offsets) goes to the active engine's
 /// `render(frameCount:left:right:midi:blockStart:)`, so an instrument that plays MIDI (HiSynth) is played by it.
-public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
+public final class StudioJACKDriver: JACKProcessHandler, StudioAudioOutput, @unchecked Sendable {
     public let engines: [any StudioAudioEngine]
     public let tap: StudioMeterTap
-    /// Control changes from `midi_in`, drained on a control thread into ``StudioSession/receiveMIDI(_:)``
-    /// (MIDI learn and learned controllers).
+    /// Control changes from `midi_in` (MIDI learn and learned controllers), handed to
+    /// ``deliverControlChanges(to:stop:)``'s thread as they arrive.
     public let controlChanges = JACKControlChangeTap()
+    /// Rung by the audio thread in a period that brought control changes.
+    private let arrived = StudioDoorbell()
     private let active = Atomic<Int>(-1)
     /// Channel messages of the current period, sized once (further messages in one period are dropped).
     private let midiEvents: UnsafeMutableBufferPointer<TimedMIDIMessage>
@@ -43,6 +47,10 @@ public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
     public func process(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                         midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput) {
         controlChanges.collect(midiIn)
+        for event in midiIn where event.status & 0xF0 == 0xB0 {
+            arrived.ring()
+            break
+        }
         let index = active.load(ordering: .relaxed)
         if index >= 0 && index < engines.count {
             let engine = engines[index]
@@ -77,6 +85,24 @@ public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
     }
 
     public func stopping(midiOut: inout JACKMIDIOutput) {}
+
+    /// Hands every control change from `midi_in` to `receive` as it arrives (a thread that sleeps until
+    /// the audio thread rings: nothing polls), until `stop`; the thread's end is signalled on the returned stop.
+    public func deliverControlChanges(to receive: @escaping @Sendable (MIDIMessage) -> Void, stop: LiveStop) -> LiveStop {
+        let ended = LiveStop()
+        let arrived = self.arrived
+        stop.onRequest { arrived.ring() }
+        let thread = Thread { [controlChanges] in
+            while !stop.isRequested {
+                arrived.wait()
+                controlChanges.drain(receive)
+            }
+            ended.request(.requested)
+        }
+        thread.name = "studio MIDI in"
+        thread.start()
+        return ended
+    }
 
     public var processingLatency: Int {
         let index = active.load(ordering: .relaxed)

@@ -148,8 +148,11 @@ function buildMeters(state) {
       // Voicing lists the tones a meter adds; sculpting the parameter it moves.
       if ((m.group === "voicing") !== (r.target.startsWith("tone.") || r.target === "bass")) continue;
       const what = GUIDE_WORDS[m.id] ?? m.label.toLowerCase();
+      // The colour through the CSSOM: the Content-Security-Policy refuses style attributes.
+      const swatch = element("span", { class: "swatch" });
+      swatch.style.background = m.colour;
       $(`guide-${m.group}`).append(element("tr", {},
-        element("td", { class: "what" }, element("span", { class: "swatch", style: `background:${m.colour}` }), what),
+        element("td", { class: "what" }, swatch, what),
         element("td", { text: r.drives }), element("td", { class: "range", text: r.range })));
     }
   }
