@@ -49,6 +49,22 @@ struct StudioBrowserTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test("every page fits phones, tablets and a laptop: no sideways scroll, no control covered, 44 px touch targets, the audio bar over nothing",
+          .enabled(if: TestPeers.enabled(available)))
+    func phoneLayouts() async throws {
+        try Self.requirePeers()
+        // The real command with every instrument, and browser audio so that the audio bar shows on every page.
+        let (process, _, url) = try StudioCommandTests.start(["--port", "0", "--osc-port", "0", "--audio", "browser", "--no-qr", "--no-settings"])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("studio-layout-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        try await Self.run("layout_phone.py", [url, shots.path], timeout: 1800)
+        print("studio layouts: the 390x844 screenshots are in \(shots.path)")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test("the test tone page loads with no console errors; its controls reach the session", .enabled(if: TestPeers.enabled(available)))
     func tonePage() async throws {
         try Self.requirePeers()
