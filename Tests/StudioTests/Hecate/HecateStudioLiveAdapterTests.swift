@@ -79,7 +79,8 @@ struct HecateStudioLiveAdapterTests {
         clock.tempo.withLock { $0 = 132 }
         hecate.advance(to: 0.1)
         #expect(hecate.live.followedBPM == 132)
-        _ = HecateStudioInstrumentTests.render(hecate, blocks: 4)
+        // 20 blocks (5120 frames) hold at least one snapshot at any snapshot rate from 10 Hz up.
+        _ = HecateStudioInstrumentTests.render(hecate, blocks: 20)
         let frame = try #require(hecate.frameJSON(now: 1))
         #expect(frame["clockBPM"] == .number(132))
 
