@@ -1,8 +1,11 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Dependencies flow downward only: Horatio ← Touchstone ← Ariel / Enobarbus ← instruments ← platform edges ← prospero.
-// Everything below the platform edges is portable Swift (no Glibc, no Linux calls).
+// Dependencies flow downward only. Horatio and Touchstone are the two roots (neither imports the other);
+// Ariel, Enobarbus and Haptics sit on them; then the instruments and Oberon, LiveHost, Studio, the platform
+// edges and the executables (README.md "Modules" draws it). Everything below the platform edges is portable
+// Swift (no Glibc, no Linux calls). Each target lists exactly the modules it imports: scripts/check-dependencies
+// (run by scripts/test) fails on a missing or an unused entry.
 let package = Package(
     name: "Prospero",
     platforms: [.macOS(.v15)],
@@ -43,7 +46,7 @@ let package = Package(
         // Flush-to-zero register access (MXCSR on x86_64, FPCR on arm64) as static inline C.
         .target(name: "CTouchstoneFTZ"),
         // Synth engine, command queue, MIDI, offline rendering, WAV.
-        .target(name: "Ariel", dependencies: ["Horatio", "Touchstone"]),
+        .target(name: "Ariel", dependencies: ["Touchstone"]),
         // Tracking input: OSC codec, sender adapters, normalised frames, stabilisers, lifecycle, recording.
         .target(name: "Enobarbus", dependencies: ["Horatio"], exclude: ["README.md"]),
         // What is shown: meters to broadcast standards (BS.1770-4 / EBU R128), spectra, overviews, piano roll, PNG and SVG pictures.
@@ -58,7 +61,7 @@ let package = Package(
         .target(name: "Prospero", dependencies: ["Horatio", "Enobarbus", "Ariel"]),
 
         // Haptics: AHAP model, the HapticManager patterns, renderers for every device (no Foundation); audio → haptics.
-        .target(name: "Haptics", dependencies: ["Horatio"]),
+        .target(name: "Haptics", dependencies: ["Horatio", "Touchstone"]),
         // The three touch games (Harmony With Me, Feel Your Vibe, Touch for Music) as models with their audio.
         .target(name: "Games", dependencies: ["Haptics", "Horatio", "Touchstone", "Ariel", "Enobarbus"]),
         // Live host: runs an instrument live (inputs → frames → instrument commands, clock, chords,
@@ -87,22 +90,25 @@ let package = Package(
         .target(name: "HiSynthLibrary", dependencies: ["HiSynth"]),
         // Platform edge: JACK audio and MIDI. libjack is loaded at run time (no headers or library at build time).
         .target(name: "CJACKLoader", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel", "Touchstone", "LiveHost", "LiveHostPOSIX"]),
+        .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel", "Touchstone", "Enobarbus", "LiveHost", "LiveHostPOSIX"]),
         // Platform edge: game-controller rumble through Linux evdev force feedback (and a uinput device for tests).
         .target(name: "CEvdevRumble"),
         .target(name: "HapticsEvdev", dependencies: ["CEvdevRumble", "Haptics"]),
 
         // The studio's portable core: protocol v1 and its codec with limits, client registry (retention, replay,
         // rate limits), security decisions as pure functions, the StudioInstrument protocol and registry.
-        .target(name: "Studio", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "Prospero", "Oberon", "LiveHost", "HiSynth", "HiSynthLibrary", "Haptics", "Games"]),
+        .target(name: "Studio", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "Prospero", "Oberon", "LiveHost", "HiSynth", "Haptics", "Games"]),
         // Platform edge of the studio: HTTP + WebSocket server (Hummingbird), web resources, audio driver, OSC inputs.
         .target(
             name: "StudioServer",
             dependencies: [
-                "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "Oberon", "Ariel", "Touchstone", "Enobarbus",
+                "Studio", "LiveHost", "ProsperoJACK", "Oberon", "Ariel", "Touchstone", "Enobarbus",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -114,14 +120,14 @@ let package = Package(
         .executableTarget(
             name: "prospero",
             dependencies: [
-                "Horatio", "Touchstone", "Ariel", "Enobarbus", "EnobarbusUDP", "Hecate", "ProsperoJACK", "Prospero", "Oberon",
+                "Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "ProsperoJACK", "Prospero", "Oberon",
                 "HiSynth", "HiSynthLibrary", "Haptics", "Games", "HapticsEvdev",
                 "LiveHost", "LiveHostPOSIX", "Studio", "StudioServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Offline CPU benchmarks (speed targets live here, never in unit tests).
-        .executableTarget(name: "prospero-bench", dependencies: ["Touchstone", "Ariel", "Enobarbus", "Hecate", "HiSynth", "AllocationCounting"]),
+        .executableTarget(name: "prospero-bench", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "HiSynth", "AllocationCounting"]),
         // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
@@ -142,31 +148,37 @@ let package = Package(
         // `AllocationCounter` (see CONTRIBUTING.md "Allocation counting"). Any test target may depend on it.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .target(name: "AllocationCounting", dependencies: ["CAllocationCounter"], path: "Tests/AllocationCounting"),
-        // Test-only: seeded random numbers and peer gating shared by every test target.
-        .target(name: "ProsperoTestSupport", dependencies: ["Ariel", "Touchstone"], path: "Tests/TestSupport"),
+        // Test-only: seeded random numbers, peer gating and the allocation-test trait shared by every test target.
+        .target(name: "ProsperoTestSupport", dependencies: ["Horatio", "Ariel", "Touchstone", "AllocationCounting"], path: "Tests/TestSupport"),
 
         .testTarget(name: "HoratioTests", dependencies: ["Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "TouchstoneTests", dependencies: ["Touchstone", "AllocationCounting", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ArielTests", dependencies: ["Ariel", "Horatio", "AllocationCounting", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ArielTests", dependencies: ["Ariel", "Touchstone", "AllocationCounting", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EnobarbusTests", dependencies: ["Enobarbus", "Horatio"]),
-        .testTarget(name: "EnobarbusUDPTests", dependencies: ["EnobarbusUDP", "Enobarbus", "Horatio", "ProsperoTestSupport"]),
+        .testTarget(
+            name: "EnobarbusUDPTests",
+            dependencies: [
+                "EnobarbusUDP", "Enobarbus", "Horatio", "ProsperoTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "HiSynth", "Touchstone", "AllocationCounting", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport"]),
+        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "HiSynth", "Touchstone", "AllocationCounting", "LiveHost", "ProsperoTestSupport"]),
         .testTarget(name: "HiSynthTests", dependencies: ["HiSynth", "Ariel", "Touchstone", "ProsperoTestSupport", "AllocationCounting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HiSynthLibraryTests", dependencies: ["HiSynthLibrary", "HiSynth"]),
         .testTarget(name: "LiveHostTests", dependencies: ["LiveHost", "LiveHostPOSIX", "Enobarbus", "Horatio", "ProsperoTestSupport", "Hecate", "Ariel", "Prospero", "Touchstone"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
-        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),
-        .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Horatio", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "OberonTests", dependencies: ["Oberon", "Ariel", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "StudioTests", dependencies: ["Studio", "LiveHost", "Horatio", "ProsperoTestSupport", "HiSynth", "HiSynthLibrary", "Ariel", "AllocationCounting", "Games", "Haptics"]),
+        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Horatio", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),
+        .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
+        .testTarget(name: "OberonTests", dependencies: ["Oberon", "Ariel", "AllocationCounting", "ProsperoTestSupport"]),
+        .testTarget(name: "StudioTests", dependencies: ["Studio", "LiveHost", "Horatio", "ProsperoTestSupport", "HiSynth", "HiSynthLibrary", "Ariel", "AllocationCounting", "Games", "Haptics", "Enobarbus", "Hecate"]),
         .testTarget(
             name: "StudioServerTests",
             dependencies: [
-                "StudioServer", "Studio", "LiveHost", "ProsperoTestSupport",
-                "Games", "Haptics",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "StudioServer", "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport",
+                "Games", "Haptics", "Ariel", "Enobarbus",
             ],
             exclude: ["Browser"]
         ),

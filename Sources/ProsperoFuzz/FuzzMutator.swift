@@ -1,3 +1,5 @@
+import Horatio
+
 /// A small deterministic byte mutator for fuzzing without libFuzzer.
 ///
 /// The same seed always gives the same sequence of inputs, so a failure found in
@@ -5,18 +7,13 @@
 /// ones that break binary parsers: bit flips, interesting integers written over
 /// length fields, truncation, insertion, duplication of a slice and splicing.
 public struct FuzzMutator: Sendable {
-    private var state: UInt64
+    private var random: SplitMix64
 
-    public init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
+    /// Seed 0 is replaced by the golden-ratio increment, as it always was, so every seed keeps its sequence.
+    public init(seed: UInt64) { random = SplitMix64(seed: seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed) }
 
-    /// The next pseudo-random number (splitmix64).
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    /// The next pseudo-random number.
+    public mutating func next() -> UInt64 { random.next() }
 
     /// A number in 0..<bound (bound > 0).
     public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }

@@ -1,11 +1,12 @@
 import Ariel
+import LiveHost
 import Synchronization
 import Touchstone
 
 /// Plays any `AudioEngine` live through JACK: MIDI-in events become `TimedMIDIMessage`s at their
 /// frame offsets and go to `EngineHost.process`, so notes land on their exact sample. MIDI clock
-/// (0xF8, Start, Stop, Continue, Song Position) goes to a `MIDIClockReceiver` instead, timed by the
-/// frame count; its tempo is readable from any thread (`clockBPM`).
+/// (0xF8, Start, Stop, Continue, Song Position) goes to the live host's `MIDIClockFollower` instead,
+/// timed by the frame count; its tempo is readable from any thread (`clock.bpm`, `clockBPM`).
 ///
 /// Commands reach the engine through `host.send(_:)` from one control thread; those sent with a
 /// due frame time (`host.send(_:dueAt:)`, live input stamped on arrival, see `JACKInputClock`)
@@ -22,10 +23,10 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
     public let maximumEventsPerPeriod: Int
 
     private let events: UnsafeMutableBufferPointer<TimedMIDIMessage>
-    private var clock = MIDIClockReceiver()
+    /// The tempo of the MIDI clock on `midi_in`, the ``LiveClock`` a live adapter follows.
+    public let clock = MIDIClockFollower()
     private var sampleRate = 48_000.0
     private var framesElapsed: Int64 = 0
-    private let bpmBits = Atomic<UInt64>(0)
     private let dropped = Atomic<Int>(0)
     private let received = Atomic<Int>(0)
     private let latency: (Engine, Double) -> Int
@@ -49,10 +50,7 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
     deinit { events.deallocate() }
 
     /// The tempo of the incoming MIDI clock in BPM, nil before one is known. Any thread.
-    public var clockBPM: Double? {
-        let bits = bpmBits.load(ordering: .relaxed)
-        return bits == 0 ? nil : Double(bitPattern: bits)
-    }
+    public var clockBPM: Double? { clock.bpm }
 
     /// MIDI events dropped because a period held more than `maximumEventsPerPeriod`.
     public var droppedEventCount: Int { dropped.load(ordering: .relaxed) }
@@ -87,7 +85,7 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
             if status >= 0xF0 {
                 // System messages: clock and transport to the clock receiver; the rest is not for a synth.
                 let time = Double(framesElapsed + Int64(event.frame)) / sampleRate
-                _ = clock.receive(message, at: time)
+                clock.receive(message, at: time)
                 continue
             }
             guard count < maximumEventsPerPeriod else {
@@ -99,8 +97,6 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
         }
         if droppedNow > 0 { dropped.add(droppedNow, ordering: .relaxed) }
         if count > 0 { received.add(count, ordering: .relaxed) }
-        let bits = clock.bpm?.bitPattern ?? 0
-        if bits != bpmBits.load(ordering: .relaxed) { bpmBits.store(bits, ordering: .relaxed) }
         host.process(
             left: UnsafeMutableBufferPointer(start: left, count: frameCount),
             right: UnsafeMutableBufferPointer(start: right, count: frameCount),

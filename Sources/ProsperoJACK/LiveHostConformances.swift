@@ -5,11 +5,6 @@ import Synchronization
 /// `midi_out` as the live host's MIDI output.
 extension QueuedMIDIHandler: LiveMIDIOutput {}
 
-/// The MIDI clock on `midi_in` of an engine handler, as the tempo the live host follows.
-extension EngineProcessHandler: LiveClock {
-    public var bpm: Double? { clockBPM }
-}
-
 /// The MIDI clock a ``QueuedMIDIHandler`` received on `midi_in`, measured by a ``MIDIClockReceiver``
 /// each time the live host reads the tempo.
 public final class QueuedMIDIClock: LiveClock, @unchecked Sendable {

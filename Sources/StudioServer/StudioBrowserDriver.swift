@@ -17,8 +17,9 @@ import Glibc
 /// client subscribed to `audio`. The engine renders once however many pages listen.
 ///
 /// The render thread allocates nothing and takes no lock: the ring, the tap and the atomics are its only
-/// contact with the rest (the sender thread does the allocating and the session's locking).
-public final class StudioBrowserDriver: @unchecked Sendable {
+/// contact with the rest (the sender thread does the allocating and hands each frame to the session's
+/// ``StudioFanOut``, which never takes the session's lock).
+public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     /// 256 frames at 48 kHz: 5.33 ms per block.
     public static let defaultBlockFrames = 256
     public static let defaultSampleRate = 48_000.0
@@ -27,7 +28,8 @@ public final class StudioBrowserDriver: @unchecked Sendable {
 
     public let engines: [any StudioAudioEngine]
     public let tap: StudioMeterTap
-    public let session: StudioSession
+    /// The listeners: who gets each PCM frame.
+    public let fanOut: StudioFanOut
     public let sampleRate: Double
     public let blockFrames: Int
     private let renderer: StudioPCMBlockRenderer
@@ -56,11 +58,12 @@ public final class StudioBrowserDriver: @unchecked Sendable {
         var cpuLoad = 0.0
     }
 
-    public init(engines: [any StudioAudioEngine], active: Int?, tap: StudioMeterTap, session: StudioSession,
+    /// - Parameter fanOut: the session's (give the session this driver as its ``StudioAudioOutput``).
+    public init(engines: [any StudioAudioEngine], active: Int?, tap: StudioMeterTap, fanOut: StudioFanOut,
                 sampleRate: Double = StudioBrowserDriver.defaultSampleRate, blockFrames: Int = StudioBrowserDriver.defaultBlockFrames) {
         self.engines = engines
         self.tap = tap
-        self.session = session
+        self.fanOut = fanOut
         self.sampleRate = sampleRate
         renderer = StudioPCMBlockRenderer(sampleRate: sampleRate, blockFrames: blockFrames)
         self.blockFrames = renderer.blockFrames
@@ -153,7 +156,7 @@ public final class StudioBrowserDriver: @unchecked Sendable {
             while ring.count >= frameBytes {
                 frame.removeAll(keepingCapacity: true)
                 for _ in 0..<frameBytes { if let b = ring.pop() { frame.append(b) } }
-                session.sendBinary(frame, to: .audio)
+                fanOut.send(frame, to: .audio)
                 sent = true
             }
             if !sent { Self.sleep(0.001) }
@@ -179,7 +182,7 @@ public final class StudioBrowserDriver: @unchecked Sendable {
     /// What Home shows (call at the status rate): rate, block, the master page's latency, dropouts
     /// (every listener's, plus blocks the server rendered late or could not queue), the render thread's load.
     public func status(at time: Double) -> StudioAudioStatus {
-        let listeners = Set(session.audioListeners)
+        let listeners = Set(fanOut.subscribers(of: .audio))
         let busy = busyNanoseconds.load(ordering: .relaxed)
         let late = lateRestarts.load(ordering: .relaxed) + ringDrops.load(ordering: .relaxed)
         return control.withLock { c in

@@ -1,4 +1,6 @@
 import Ariel
+import Foundation
+import LiveHost
 import ProsperoJACK
 import Studio
 import Synchronization
@@ -7,23 +9,31 @@ import Synchronization
 /// period), writes the MIDI it wants to send to `midi_out`, and copies the output into the meter tap.
 /// The engines are fixed at start; `select` switches which one renders with one atomic store.
 /// MIDI arriving at `midi_in` (channel messages, at their frame offsets) goes to the active engine's
-/// `render(frameCount:left:right:midi:blockStart:)`, so an instrument that plays MIDI (HiSynth) is played by it.
-public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
+/// `render(frameCount:left:right:midi:blockStart:)`, so an instrument that plays MIDI (HiSynth) is played by it;
+/// MIDI clock goes to ``clock``, the tempo the instruments' live adapters follow (as `prospero hecate`'s does).
+public final class StudioJACKDriver: JACKProcessHandler, StudioAudioOutput, @unchecked Sendable {
     public let engines: [any StudioAudioEngine]
     public let tap: StudioMeterTap
-    /// Control changes from `midi_in`, drained on a control thread into ``StudioSession/receiveMIDI(_:)``
-    /// (MIDI learn and learned controllers).
+    /// Control changes from `midi_in` (MIDI learn and learned controllers), handed to
+    /// ``deliverControlChanges(to:stop:)``'s thread as they arrive.
     public let controlChanges = JACKControlChangeTap()
+    /// Rung by the audio thread in a period that brought control changes.
+    private let arrived = StudioDoorbell()
     private let active = Atomic<Int>(-1)
     /// Channel messages of the current period, sized once (further messages in one period are dropped).
     private let midiEvents: UnsafeMutableBufferPointer<TimedMIDIMessage>
     /// MIDI-in messages dropped because a period brought more than the buffer holds.
     public let droppedMIDI = Atomic<Int>(0)
     public static let maximumMIDIEventsPerPeriod = 512
+    /// The MIDI clock on `midi_in`, timed by the frames rendered (the registry gives it to the instruments).
+    public let clock: MIDIClockFollower
+    private var framesElapsed: Int64 = 0
+    private var sampleRate = 48_000.0
 
-    public init(engines: [any StudioAudioEngine], active: Int?, tap: StudioMeterTap) {
+    public init(engines: [any StudioAudioEngine], active: Int?, tap: StudioMeterTap, clock: MIDIClockFollower = MIDIClockFollower()) {
         self.engines = engines
         self.tap = tap
+        self.clock = clock
         self.active.store(active ?? -1, ordering: .relaxed)
         midiEvents = .allocate(capacity: Self.maximumMIDIEventsPerPeriod)
         let placeholder = TimedMIDIMessage(frameOffset: 0, message: MIDIShortMessage(status: 0x80, data1: 0, data2: 0)!)
@@ -36,6 +46,7 @@ public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
     public func select(_ index: Int?) { active.store(index ?? -1, ordering: .relaxed) }
 
     public func prepare(sampleRate: Double, maximumFrames: Int) {
+        self.sampleRate = sampleRate
         for engine in engines { engine.prepare(sampleRate: sampleRate, maximumFrames: maximumFrames) }
         tap.noteSampleRate(sampleRate)
     }
@@ -43,6 +54,15 @@ public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
     public func process(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                         midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput) {
         controlChanges.collect(midiIn)
+        for event in midiIn where event.status & 0xF0 == 0xB0 {
+            arrived.ring()
+            break
+        }
+        for event in midiIn where event.status >= 0xF0 {
+            guard let message = MIDIShortMessage(status: event.status, data1: event.data1, data2: event.data2) else { continue }
+            clock.receive(message, at: Double(framesElapsed + Int64(event.frame)) / sampleRate)
+        }
+        defer { framesElapsed += Int64(frameCount) }
         let index = active.load(ordering: .relaxed)
         if index >= 0 && index < engines.count {
             let engine = engines[index]
@@ -77,6 +97,24 @@ public final class StudioJACKDriver: JACKProcessHandler, @unchecked Sendable {
     }
 
     public func stopping(midiOut: inout JACKMIDIOutput) {}
+
+    /// Hands every control change from `midi_in` to `receive` as it arrives (a thread that sleeps until
+    /// the audio thread rings: nothing polls), until `stop`; the thread's end is signalled on the returned stop.
+    public func deliverControlChanges(to receive: @escaping @Sendable (MIDIMessage) -> Void, stop: LiveStop) -> LiveStop {
+        let ended = LiveStop()
+        let arrived = self.arrived
+        stop.onRequest { arrived.ring() }
+        let thread = Thread { [controlChanges] in
+            while !stop.isRequested {
+                arrived.wait()
+                controlChanges.drain(receive)
+            }
+            ended.request(.requested)
+        }
+        thread.name = "studio MIDI in"
+        thread.start()
+        return ended
+    }
 
     public var processingLatency: Int {
         let index = active.load(ordering: .relaxed)

@@ -22,18 +22,33 @@ public final class StudioServer: @unchecked Sendable {
     public let tap: StudioMeterTap
     /// What the sockets sent, dropped and cut off (``StudioOutboundQueue``).
     public let outbound = StudioOutboundCounters()
-    private let bound = Mutex<Int?>(nil)
+    /// The port listened on, -1 until then.
+    private let bound: StudioBoundPort
     private let boundEvent = LiveStop()
+    /// The one access check of pages and upgrades (token guessing limited per address).
+    public let access: StudioAccess
 
-    public init(session: StudioSession, options: StudioServerOptions, resources: StudioResources, tap: StudioMeterTap = StudioMeterTap()) {
+    /// The audio driver's status now (JACK's xruns and load, the browser listeners), read at 2 Hz.
+    private let audioStatus: (@Sendable (Double) -> StudioAudioStatus)?
+
+    /// - Parameters:
+    ///   - log: where the server reports what a user should know (a blocked token guesser).
+    ///   - audioStatus: the driver's status at a time; pushed to `status` subscribers when it changes (at most 2 Hz).
+    public init(session: StudioSession, options: StudioServerOptions, resources: StudioResources, tap: StudioMeterTap = StudioMeterTap(),
+                log: @escaping @Sendable (String) -> Void = { print($0) },
+                audioStatus: (@Sendable (Double) -> StudioAudioStatus)? = nil) {
         self.session = session
+        self.audioStatus = audioStatus
         self.options = options
         self.resources = resources
         self.tap = tap
+        let bound = StudioBoundPort()
+        self.bound = bound
+        access = StudioAccess(security: { options.security(boundPort: bound.port ?? options.port) }, scheme: options.scheme, log: log)
     }
 
     /// The port the server listens on once it runs (the chosen one for `port` 0).
-    public var boundPort: Int? { bound.withLock { $0 } }
+    public var boundPort: Int? { bound.port }
 
     /// Waits up to `timeout` for the server to listen; its port, nil if it did not.
     public func waitUntilListening(timeout: Duration = .seconds(10)) -> Int? {
@@ -41,56 +56,55 @@ public final class StudioServer: @unchecked Sendable {
         return boundPort
     }
 
-    /// The URL to print: `http://HOST:PORT/` with `?token=` when a token is needed.
-    public func url(host: String? = nil) -> String {
+    /// The URL to print: `http://HOST:PORT/` with `?token=` when a token is needed (and `withToken`).
+    public func url(host: String? = nil, withToken: Bool = true) -> String {
         let h = host ?? options.host
         let shown = h.contains(":") ? "[\(h)]" : h
-        return "\(options.scheme)://\(shown):\(boundPort ?? options.port)/" + (options.token.map { "?token=\($0)" } ?? "")
+        return "\(options.scheme)://\(shown):\(boundPort ?? options.port)/" + (withToken ? options.token.map { "?token=\($0)" } ?? "" : "")
     }
+
+    /// Every page's and file's Content-Security-Policy: scripts, styles, connections (the same-origin
+    /// WebSocket), fonts and workers from this server only; no inline script or style, no eval; images
+    /// also as `data:` (the pages' empty icon); no plugins, no framing, no `<base>`.
+    public static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        + "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
     var now: Double { MonotonicClock.now() }
 
     /// Serves until `stop` is requested; then closes every socket and returns.
     public func run(stop: LiveStop) async throws {
-        let router = Router(context: BasicWebSocketRequestContext.self)
-        let guardian = StudioAccessMiddleware(server: self)
-        router.add(middleware: guardian)
-        router.ws("/ws") { [self] request, _ in
-            let decision = security.decideUpgrade(
-                host: request.head.authority, origin: request.headers[.origin],
-                queryToken: request.uri.queryParameters["token"].map(String.init), cookie: request.headers[.cookie],
-                scheme: options.scheme)
-            switch decision {
-            case .allow, .allowSettingCookie: return .upgrade([:])
-            case .badHost: throw HTTPError(.misdirectedRequest)
-            case .unauthorized: throw HTTPError(.unauthorized)
-            case .forbidden: throw HTTPError(.forbidden)
-            }
-        } onUpgrade: { [self] inbound, outbound, _ in
-            try await serveSocket(inbound: inbound, outbound: outbound)
-        }
+        // Pages and resources: every request passes the access middleware first.
+        let router = Router(context: StudioRequestContext.self)
+        // Over HTTPS the cookie is Secure: a browser never sends the token back over plain HTTP.
+        let secure = options.tls != nil
+        router.add(middleware: StudioAccessMiddleware(access: access, setCookie: { [self] in
+            security.setCookie.map { secure ? $0 + "; Secure" : $0 }
+        }))
         router.get("/**") { [self] request, _ in try serveResource(request) }
         router.get("/") { [self] request, _ in try serveResource(request) }
+        // The socket: only upgrades the gate allowed get here, so its route decides nothing again.
+        let socketRouter = Router(context: StudioRequestContext.self)
+        socketRouter.ws("/ws") { [self] inbound, outbound, _ in
+            try await serveSocket(inbound: inbound, outbound: outbound)
+        }
 
         // Frames up to twice the message limit are read, so that a message over the limit is seen and counted
         // (larger frames are cut by the WebSocket layer itself).
         let wsConfiguration = WebSocketServerConfiguration(maxFrameSize: 2 * options.maximumFrameBytes)
-        let wsResponder = router.buildResponder()
-        let decide: @Sendable (String?, String?, String, String?) -> StudioSecurity.Decision = { [self] host, origin, target, cookie in
-            let token = target.split(separator: "?", maxSplits: 1).dropFirst().first.flatMap { query in
-                query.split(separator: "&").first { $0.hasPrefix("token=") }.map { String($0.dropFirst("token=".count)) }
-            }
-            return security.decideUpgrade(host: host, origin: origin, queryToken: token, cookie: cookie, scheme: options.scheme)
-        }
-        var server = HTTPServerBuilder { responder in
-            StudioGatedChannel(
-                base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: wsResponder, configuration: .init(ws: wsConfiguration)),
-                decide: decide)
-        }
-        if let tls = options.tls {
+        let wsResponder = socketRouter.buildResponder()
+        let access = self.access
+        let tlsConfiguration: TLSConfiguration? = try options.tls.map { tls in
             let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
             let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-            server = try .tls(server, tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+            return .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        }
+        let server = HTTPServerBuilder { responder in
+            let http = StudioGatedChannel(
+                base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: wsResponder, configuration: .init(ws: wsConfiguration)),
+                access: access)
+            guard let tlsConfiguration else { return http }
+            // Plain http:// to the HTTPS port is told to use https:// (StudioPlainHTTPAnswer).
+            return StudioPlainHTTPAnswerChannel(base: try TLSChannel(http, tlsConfiguration: tlsConfiguration))
         }
         var logger = Logger(label: "prospero.studio")
         logger.logLevel = .critical  // the studio reports what matters itself
@@ -98,7 +112,7 @@ public final class StudioServer: @unchecked Sendable {
             router: router, server: server,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
             onServerRunning: { [self] channel in
-                bound.withLock { $0 = channel.localAddress?.port }
+                bound.port = channel.localAddress?.port
                 boundEvent.request(.requested)
             },
             logger: logger)
@@ -183,6 +197,7 @@ public final class StudioServer: @unchecked Sendable {
         var headers: HTTPFields = [.contentType: file.contentType, .cacheControl: "no-cache"]
         headers[.init("X-Content-Type-Options")!] = "nosniff"
         headers[.init("Referrer-Policy")!] = "no-referrer"
+        headers[.init("Content-Security-Policy")!] = Self.contentSecurityPolicy
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
 
@@ -229,7 +244,8 @@ public final class StudioServer: @unchecked Sendable {
         }
     }
 
-    /// 30 Hz: meters, scope and spectrum frames, the instrument's HUD frame; 2 Hz: status; 1 Hz: expiry.
+    /// 30 Hz: meters, scope and spectrum frames, the instrument's HUD frame; 2 Hz: the status, sent when it
+    /// changed; 1 Hz: expiry.
     private func tick(stop: LiveStop) async {
         var count = 0
         var last = now
@@ -242,7 +258,10 @@ public final class StudioServer: @unchecked Sendable {
             session.sendBinary(StudioBinaryFrame.encode(.scope, tap.scope), to: .scope)
             if count % 2 == 0 { session.sendBinary(StudioBinaryFrame.encode(.spectrum, tap.spectrum), to: .spectrum) }
             session.sendFrame(now: t)
-            if count % 15 == 0 { session.sendStatus(now: t) }
+            if count % 15 == 0 {
+                if let audioStatus { session.audioStatus = audioStatus(t) }
+                session.sendStatus(now: t)
+            }
             if count % 30 == 0 { session.expire(now: t) }
             count += 1
         }

@@ -1,104 +1,78 @@
 import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
 import Studio
 
-/// Refuses WebSocket upgrades that ``StudioSecurity`` does not allow with a real 401/403/421 before
-/// Hummingbird's upgrader sees them (which answers every refused upgrade with 400). It reads the first
-/// request head of a connection (only the first request of a connection can be upgraded: Hummingbird
-/// redirects later ones to a new connection), and steps aside for anything that is not an upgrade.
+/// Decides WebSocket upgrades with ``StudioAccess`` on the request head NIO's HTTP parser produced,
+/// just before Hummingbird's upgrader sees it, and answers a refusal with its real status
+/// (401/403/421/429; the upgrader itself answers every refused upgrade with 400). Only the first request
+/// of a connection can be upgraded (Hummingbird redirects later ones to a new connection), so the gate
+/// leaves the pipeline after the first head; a head that is not an upgrade passes to the router, whose
+/// ``StudioAccessMiddleware`` decides it.
 final class StudioUpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
 
-    /// (Host, Origin, path with query, Cookie) → the decision.
-    let decide: @Sendable (String?, String?, String, String?) -> StudioSecurity.Decision
-    private var buffered: ByteBuffer?
-    /// A head larger than this is not inspected (Hummingbird's own limits apply).
-    static let maximumHead = 16 * 1024
+    let access: StudioAccess
+    /// The refused request's remaining parts are dropped until the connection closes.
+    private var refusing = false
 
-    init(decide: @escaping @Sendable (String?, String?, String, String?) -> StudioSecurity.Decision) { self.decide = decide }
+    init(access: StudioAccess) { self.access = access }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var incoming = unwrapInboundIn(data)
-        if buffered == nil {
-            buffered = incoming
-        } else {
-            buffered!.writeBuffer(&incoming)
-        }
-        guard let buffer = buffered else { return }
-        let view = buffer.readableBytesView
-        guard let end = Self.headEnd(view) else {
-            if buffer.readableBytes > Self.maximumHead { pass(context) }
+        if refusing { return }
+        guard case .head(let head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
             return
         }
-        let head = String(decoding: view.prefix(end), as: UTF8.self)
-        let decision = Self.decision(for: head, decide)
+        guard head.headers[canonicalForm: "upgrade"].contains(where: { $0.lowercased() == "websocket" }) else {
+            pass(data, context)
+            return
+        }
+        let cookies = head.headers["cookie"]
+        let decision = access.decide(
+            .upgrade, host: head.headers.first(name: "host"), origin: head.headers.first(name: "origin"), target: head.uri,
+            cookie: cookies.isEmpty ? nil : cookies.joined(separator: "; "), address: context.channel.remoteAddress?.ipAddress)
         switch decision {
-        case .allow, .allowSettingCookie, nil: pass(context)
-        case .badHost: refuse(context, "421 Misdirected Request")
-        case .unauthorized: refuse(context, "401 Unauthorized")
-        case .forbidden: refuse(context, "403 Forbidden")
+        case .allow, .allowSettingCookie: pass(data, context)
+        case .badHost, .unauthorized, .forbidden, .tooManyGuesses: refuse(context, status: .init(statusCode: decision.status))
         }
     }
 
-    /// The decision for a WebSocket upgrade head; nil when the head is not one.
-    static func decision(for head: String, _ decide: (String?, String?, String, String?) -> StudioSecurity.Decision) -> StudioSecurity.Decision? {
-        let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
-        guard let requestLine = lines.first else { return nil }
-        let parts = requestLine.split(separator: " ")
-        guard parts.count >= 2 else { return nil }
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            // A repeated Host or Origin is suspicious: keep the first (HTTP parsers would refuse it anyway).
-            if headers[name] == nil { headers[name] = value }
-        }
-        guard headers["upgrade"]?.lowercased() == "websocket" else { return nil }
-        return decide(headers["host"], headers["origin"], String(parts[1]), headers["cookie"])
-    }
-
-    static func headEnd(_ view: ByteBufferView) -> Int? {
-        let bytes = Array(view.prefix(maximumHead + 4))
-        guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
-            return i
-        }
-        return nil
-    }
-
-    private func pass(_ context: ChannelHandlerContext) {
-        if let buffer = buffered {
-            buffered = nil
-            context.fireChannelRead(wrapInboundOut(buffer))
-        }
+    private func pass(_ data: NIOAny, _ context: ChannelHandlerContext) {
+        context.fireChannelRead(data)
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
-    private func refuse(_ context: ChannelHandlerContext, _ status: String) {
-        buffered = nil
-        let body = "\(status)\n"
-        let text = "HTTP/1.1 \(status)\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
-        context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: text))).whenComplete { _ in
-            context.close(promise: nil)
-        }
+    private func refuse(_ context: ChannelHandlerContext, status: HTTPResponseStatus) {
+        refusing = true
+        let body = "\(status.code) \(status.reasonPhrase)\n"
+        var headers = HTTPHeaders([("Connection", "close"), ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "\(body.utf8.count)")])
+        if status.code == 429 { headers.add(name: "Retry-After", value: "60") }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
     }
 }
 
-/// Any Hummingbird child channel with a ``StudioUpgradeGate`` in front.
-struct StudioGatedChannel<Base: ServerChildChannel>: ServerChildChannel {
-    typealias Value = Base.Value
-    let base: Base
-    let decide: @Sendable (String?, String?, String, String?) -> StudioSecurity.Decision
+/// Hummingbird's HTTP/1 + WebSocket child channel with a ``StudioUpgradeGate`` placed between NIO's
+/// HTTP decoder and the upgrade handler.
+struct StudioGatedChannel: ServerChildChannel {
+    typealias Value = HTTP1WebSocketUpgradeChannel.Value
+    let base: HTTP1WebSocketUpgradeChannel
+    let access: StudioAccess
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let decide = self.decide
-        let base = self.base
-        return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(StudioUpgradeGate(decide: decide))
-        }.flatMap { base.setup(channel: channel, logger: logger) }
+        let access = self.access
+        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let operations = channel.pipeline.syncOperations
+            let upgrader = try operations.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+            try operations.addHandler(StudioUpgradeGate(access: access), position: .before(upgrader))
+            return value
+        }
     }
 
     func handle(value: Value, logger: Logger) async { await base.handle(value: value, logger: logger) }

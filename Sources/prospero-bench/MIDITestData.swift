@@ -1,3 +1,5 @@
+import Horatio
+
 /// Deterministic MIDI byte data for the parsing benchmarks, written byte by byte from the SMF 1.0 and
 /// MIDI 1.0 specifications (not through Ariel's writer, so the parser reads bytes it did not produce).
 enum MIDITestData {

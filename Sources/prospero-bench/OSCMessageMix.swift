@@ -1,4 +1,5 @@
 import Enobarbus
+import Horatio
 
 /// The OSC traffic of one 60 fps tracking frame from the senders Prospero understands, encoded as
 /// the packets they put on the wire.
@@ -80,17 +81,4 @@ struct OSCMessageMix {
         "mouthSmileRight", "mouthStretchLeft", "mouthStretchRight", "mouthUpperUpLeft", "mouthUpperUpRight",
         "noseSneerLeft", "noseSneerRight", "tongueOut",
     ]
-}
-
-/// A small deterministic generator so every run decodes the same bytes.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

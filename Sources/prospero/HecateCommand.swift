@@ -195,15 +195,19 @@ struct HecateCommand: ParsableCommand {
         let learn = try learning.paths(instrument: "hecate")
         let stop = LiveCommand.begin(duration: live.duration)
         StandardOutput.line(HecateCommand.mappingGuide)
-        let handler = HecateJACKHandler(setup: setup)
+        // JACK renders the engine; MIDI clock on `midi_in` (a DAW, a drum machine) is the tempo the adapter follows.
+        // DroneSynthEngine's output limiter uses BrickwallLimiter's default 5 ms look-ahead.
+        let handler = EngineProcessHandler(engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key),
+                                           latency: { _, rate in max(1, Int((0.005 * rate).rounded())) })
+        for c in setup.initialCommands { handler.host.send(c) }
         // A face frame's commands are due its arrival frame + the input delay, at that sample.
         let inputClock = try timing.clock()
-        let face = HecateLiveInstrument(host: handler.host, chords: setup.chords, clock: handler.audio,
+        let face = HecateLiveInstrument(host: handler.host, chords: setup.chords, clock: handler.clock,
                                         frameClock: inputClock, announce: { StandardOutput.line($0) })
         // Learned controllers move the same settings the studio's sliders move (on the host's thread).
         let controls = HecateControlState(setup.settings)
         let instrument = LiveLearning(
-            base: face, bindings: bindings, learning: learn, drain: { handler.audio.controlChanges.drain($0) },
+            base: face, bindings: bindings, learning: learn, drain: { handler.controlChanges.drain($0) },
             apply: { path, value in for c in controls.settings.move(path, to: value, pack: setup.pack) { handler.host.send(c) } },
             announce: { StandardOutput.line($0) })
         let options = try network.hostOptions()
@@ -214,8 +218,7 @@ struct HecateCommand: ParsableCommand {
         StandardOutput.line("hecate: face input on udp \(host.source.localAddress), accepting \(options.allow)\(network.outputsBanner); "
             + "pack \(setup.pack.name), key \(setup.key), limiter \(Int(setup.settings.limiterCeiling)) dBFS"
             + (bindings.isEmpty ? "" : ", \(bindings.count) MIDI controller binding(s)") + "; Ctrl-C to stop")
-        let audio = handler.audio
-        let meter = LiveMeterLine(tap: audio.meterTap, sampleRate: { audio.host.spec.sampleRate })
+        let meter = LiveMeterLine(tap: handler.meterTap, sampleRate: { handler.host.spec.sampleRate })
         let input = LiveCommand.HostThread(host) { status in
             if let line = status.instrumentLine { StandardOutput.line(line + "  " + meter.line() + "  " + status.countersLine) }
         }
@@ -403,29 +406,4 @@ struct HecateSetup {
     var settings = HecateStudioSettings()
     /// The route was detected (`auto`) rather than chosen.
     var routeIsAutomatic = true
-}
-
-/// Live: JACK renders the engine; the live host turns OSC into face commands. MIDI clock on
-/// `midi_in` (from a DAW or a drum machine) sets the tempo of the arpeggiator and tremolo.
-final class HecateJACKHandler: JACKProcessHandler, @unchecked Sendable {
-    let audio: EngineProcessHandler<DroneSynthEngine>
-    var host: EngineHost<DroneSynthEngine> { audio.host }
-
-    init(setup: HecateSetup) {
-        // DroneSynthEngine's output limiter uses BrickwallLimiter's default 5 ms look-ahead.
-        audio = EngineProcessHandler(engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key),
-                                     latency: { _, rate in max(1, Int((0.005 * rate).rounded())) })
-        for c in setup.initialCommands { audio.host.send(c) }
-    }
-
-    func prepare(sampleRate: Double, maximumFrames: Int) {
-        audio.prepare(sampleRate: sampleRate, maximumFrames: maximumFrames)
-    }
-
-    var processingLatency: Int { audio.processingLatency }
-
-    func process(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
-                 midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput) {
-        audio.process(frameCount: frameCount, left: left, right: right, midiIn: midiIn, midiOut: &midiOut)
-    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Enobarbus
 import Foundation
 import Hecate
+import HiSynthLibrary
 import LiveHost
 import LiveHostPOSIX
 import ProsperoJACK
@@ -81,15 +82,24 @@ struct StudioCommand: ParsableCommand {
 
     func run() throws {
         let stop = LiveCommand.begin(duration: live.duration)
-        let session: StudioSession
         // Hecate's user packs: the same directory and validation as `prospero hecate --pack ID`.
         let packs = HecateUserPackFiles.library()
         for problem in packs.problems { StandardOutput.line("studio: hecate pack \(problem)") }
         // Touches are due on JACK's clock at their arrival plus --input-delay, as the live commands' input.
         let inputClock = try timing.clock()
-        do { session = try StudioSession(registry: .standard(hecatePacks: packs.library, frameClock: inputClock)) } catch {
+        // MIDI clock on JACK's midi_in: the tempo Hecate follows, as in `prospero hecate`.
+        let midiClock = MIDIClockFollower()
+        let instruments: [any StudioInstrument]
+        do {
+            // HiSynth's user presets: the files `prospero hisynth presets` lists, read and written here at the edge.
+            instruments = try StudioInstrumentRegistry.standard(
+                hecatePacks: packs.library, frameClock: inputClock, midiClock: midiClock, hisynthPresets: HiSynthPresetLibrary()
+            ).entries.map { try $0.make() }
+        } catch {
             throw ValidationError("an instrument could not start: \(error)")
         }
+        let engines = instruments.map(\.audio)
+        let first: Int? = instruments.isEmpty ? nil : 0
 
         var options = StudioServerOptions()
         options.host = host
@@ -97,9 +107,9 @@ struct StudioCommand: ParsableCommand {
         options.token = token ?? (StudioSecurity.isLoopback(host) ? nil : StudioToken.random())
         if tls.count == 2 { options.tls = (tls[0], tls[1]) }
         if host == "0.0.0.0" || host == "::" { options.extraHosts = Set(StudioNetwork.localAddresses()) }
-        let server = StudioServer(session: session, options: options, resources: try StudioResources.bundled())
 
         // Audio: JACK when asked (or found, for auto), the browser when asked (or no JACK, for auto), else nothing renders.
+        // The driver is made before the session and given to it.
         let mode = AudioMode(rawValue: audio)!
         var jack: JACKServerStatus?
         if mode == .jack || mode == .auto {
@@ -108,25 +118,29 @@ struct StudioCommand: ParsableCommand {
                 throw ValidationError("--audio jack: no JACK server is running (start one, or use --audio none)")
             }
         }
-        let driver = jack.map { _ in StudioJACKDriver(engines: session.audioEngines, active: session.activeIndex, tap: server.tap) }
-        if let driver { session.onSelect.withLock { $0 = { driver.select($0) } } }
-        let settings = startSettings(session: session, jackRunning: jack != nil, driver: driver, stop: stop)
+        let tap = StudioMeterTap()
+        let fanOut = StudioFanOut()
+        let driver = jack.map { _ in StudioJACKDriver(engines: engines, active: first, tap: tap, clock: midiClock) }
         let browser = jack == nil && (mode == .browser || mode == .auto)
-            ? StudioBrowserDriver(engines: session.audioEngines, active: session.activeIndex, tap: server.tap, session: session) : nil
+            ? StudioBrowserDriver(engines: engines, active: first, tap: tap, fanOut: fanOut) : nil
+        let session = StudioSession(instruments: instruments, active: first, audio: driver ?? browser, fanOut: fanOut)
+        let startStatus = StudioAudioStatusMapping.status(
+            jack: jack, clientName: live.clientName, note: jack == nil ? "--audio none: nothing renders" : nil)
+        let jackSession = driver.map { LiveSession(handler: $0, options: live.options, stop: stop, log: { StandardOutput.line($0) }) }
+        let audioStatus: (@Sendable (Double) -> StudioAudioStatus)?
         if let browser {
-            session.onSelect.withLock { $0 = { browser.select($0) } }
-            session.onAudioReport.withLock { $0 = { report, client, time in browser.report(report, client: client, at: time) } }
-            browser.start(stop: stop)
-            session.audioStatus = browser.status(at: MonotonicClock.now())
-            let updater = Thread {
-                while stop.wait(timeout: .milliseconds(500)) == nil { session.audioStatus = browser.status(at: MonotonicClock.now()) }
-            }
-            updater.name = "studio browser status"
-            updater.start()
+            audioStatus = { browser.status(at: $0) }
+        } else if let jackSession {
+            audioStatus = { _ in StudioAudioStatusMapping.status(host: jackSession.audioStatus, fallback: startStatus) }
         } else {
-            session.audioStatus = StudioAudioStatusMapping.status(
-                jack: jack, clientName: live.clientName, note: jack == nil ? "--audio none: nothing renders" : nil)
+            audioStatus = nil
         }
+        session.audioStatus = audioStatus?(MonotonicClock.now()) ?? startStatus
+        let server = StudioServer(session: session, options: options, resources: try StudioResources.bundled(), tap: tap,
+                                  log: { StandardOutput.line($0) }, audioStatus: audioStatus)
+        let settings = startSettings(session: session, jackRunning: jack != nil, stop: stop)
+        let midi = driver?.deliverControlChanges(to: { session.receiveMIDI($0) }, stop: stop)
+        browser?.start(stop: stop)
 
         // The shared OSC input.
         let tracker = StudioSourceTracker(UDPDatagramSource(host: oscHost, port: oscPort))
@@ -154,7 +168,11 @@ struct StudioCommand: ParsableCommand {
         let inputThread = LiveCommand.HostThread(input) { _ in session.sources = tracker.sources }
         // Bound to every interface: this machine opens it on loopback; the LAN URL follows.
         StandardOutput.line("studio: \(server.url(host: host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : nil))")
-        if let lanHost, lanHost != host { StandardOutput.line("studio: on the LAN: \(server.url(host: lanHost))") }
+        // The token is printed once, in the line above: logs that keep the rest never hold it.
+        if let lanHost, lanHost != host {
+            StandardOutput.line("studio: on the LAN: \(server.url(host: lanHost, withToken: false))"
+                + (options.token == nil ? "" : " (with the ?token=… above, or scan the code)"))
+        }
         if options.tls == nil && !StudioSecurity.isLoopback(host) && browser == nil {
             StandardOutput.line("studio: a phone on plain HTTP is a controller (sound from JACK here); browser audio needs https (--tls)")
         }
@@ -166,25 +184,17 @@ struct StudioCommand: ParsableCommand {
                     + "can listen; for phones serve HTTPS with --tls CERT KEY (mkcert)")
             }
         }
-        let instruments = session.instrumentList.map(\.name).joined(separator: ", ")
-        StandardOutput.line("studio: instruments: \(instruments.isEmpty ? "none registered" : instruments); "
+        let names = session.instrumentList.map(\.name).joined(separator: ", ")
+        StandardOutput.line("studio: instruments: \(names.isEmpty ? "none registered" : names); "
             + "audio: \(session.audioStatus.backend.rawValue); OSC input on udp \(tracker.localAddress); Ctrl-C to stop")
         if !noQR, let lanHost, let qr = try? StudioQRCode(text: server.url(host: lanHost)) {
-            StandardOutput.line("studio: scan to open on a phone (\(server.url(host: lanHost))):")
+            StandardOutput.line("studio: scan to open on a phone (\(server.url(host: lanHost, withToken: false))\(options.token == nil ? "" : " with the token")):")
             StandardOutput.line(qr.terminalText)
         }
 
-        if let driver {
-            let jackSession = LiveSession(handler: driver, options: live.options, stop: stop, log: { StandardOutput.line($0) })
+        if let jackSession {
             jackSession.inputClock = inputClock
             jackSession.beforeFinalPeriod = { session.finish(at: MonotonicClock.now()) }
-            let updater = Thread {
-                while stop.wait(timeout: .milliseconds(500)) == nil {
-                    session.audioStatus = StudioAudioStatusMapping.status(host: jackSession.audioStatus, fallback: session.audioStatus)
-                }
-            }
-            updater.name = "studio jack status"
-            updater.start()
             let outcome: LiveSessionOutcome
             do { outcome = try jackSession.run() } catch {
                 stop.request(.failed("\(error)"))
@@ -201,6 +211,7 @@ struct StudioCommand: ParsableCommand {
         }
         served.wait(timeout: .seconds(2))
         settings.wait()
+        midi?.wait(timeout: .seconds(2))
         browser?.waitUntilStopped()
         StandardOutput.line("studio: " + server.outbound.summary)
         StandardOutput.line(LiveCommand.summary(stop.reason, inputThread.waitUntilFinished()?.success))
@@ -208,9 +219,9 @@ struct StudioCommand: ParsableCommand {
     }
 
     /// Reads the settings file onto the instruments (the output route detected from JACK when it is
-    /// `auto`), then runs a thread that feeds `midi_in`'s control changes to the session (MIDI learn
-    /// and learned controllers) and saves the settings a second after they change, until `stop`.
-    func startSettings(session: StudioSession, jackRunning: Bool, driver: StudioJACKDriver?, stop: LiveStop) -> StudioSettingsThread {
+    /// `auto`), then saves the settings a second after they change (the session announces each change:
+    /// nothing polls) and once more at the stop.
+    func startSettings(session: StudioSession, jackRunning: Bool, stop: LiveStop) -> StudioSettingsSaving {
         let file = settingsPath.map { ProsperoSettingsFile(path: $0) } ?? ProsperoSettingsFile(environment: ProcessInfo.processInfo.environment)
         var saved = ProsperoSettings()
         if !noSettings {
@@ -226,30 +237,41 @@ struct StudioCommand: ParsableCommand {
             StandardOutput.line("studio: output route: " + (detected?.summary ?? "no JACK report of the output device: wired"))
         }
         for refused in session.apply(saved) { FileHandle.standardError.write(Data("prospero: settings: \(refused)\n".utf8)) }
-        let saver = noSettings ? nil : ProsperoSettingsSaver(file: file, saved: session.currentSettings(over: saved, automaticRoute: automaticRoute))
-        if saver != nil { StandardOutput.line("studio: settings in \(file.path)") }
         let done = LiveStop()
-        let (base, route) = (saved, automaticRoute)
-        let thread = Thread {
-            var ticks = 0
-            while stop.wait(timeout: .milliseconds(10)) == nil {
-                driver?.controlChanges.drain { session.receiveMIDI($0) }
-                ticks += 1
-                if ticks % 25 == 0, let saver,
-                   let error = saver.offer(session.currentSettings(over: base, automaticRoute: route), now: MonotonicClock.now()) {
-                    FileHandle.standardError.write(Data("prospero: \(error)\n".utf8))
-                }
-            }
-            if let error = saver?.flush() { FileHandle.standardError.write(Data("prospero: \(error)\n".utf8)) }
+        guard !noSettings else {
             done.request(.requested)
+            return StudioSettingsSaving(done: done)
         }
-        thread.name = "studio settings and MIDI learn"
-        thread.start()
-        return StudioSettingsThread(done: done)
+        let saver = ProsperoSettingsSaver(file: file, saved: session.currentSettings(over: saved, automaticRoute: automaticRoute))
+        StandardOutput.line("studio: settings in \(file.path)")
+        let (base, route) = (saved, automaticRoute)
+        let offer: @Sendable () -> Void = {
+            if let error = saver.offer(session.currentSettings(over: base, automaticRoute: route), now: MonotonicClock.now()) {
+                FileHandle.standardError.write(Data("prospero: \(error)\n".utf8))
+            }
+        }
+        let saving = Task.detached {
+            for await _ in session.changes {
+                offer()
+                // Written once the settings have stood still for the saver's delay; a change meanwhile waits again.
+                try? await Task.sleep(for: .seconds(saver.delay + 0.05))
+                if Task.isCancelled { break }
+                offer()
+            }
+        }
+        stop.onRequest {
+            saving.cancel()
+            Task.detached {
+                _ = await saving.result
+                if let error = saver.flush() { FileHandle.standardError.write(Data("prospero: \(error)\n".utf8)) }
+                done.request(.requested)
+            }
+        }
+        return StudioSettingsSaving(done: done)
     }
 
-    /// The settings thread's end (its last save is written before the command returns).
-    struct StudioSettingsThread {
+    /// The settings saver's end (its last save is written before the command returns).
+    struct StudioSettingsSaving {
         let done: LiveStop
         func wait() { done.wait(timeout: .seconds(5)) }
     }

@@ -2,18 +2,11 @@ import AllocationCounting
 import Ariel
 import Foundation
 import Games
+import ProsperoTestSupport
 import Testing
 import Touchstone
 
-#if DEBUG
-private let isOptimisedBuild = false
-#else
-private let isOptimisedBuild = true
-#endif
-
-@Suite(
-    .enabled(if: !AllocationCounter.isDisabledBySanitizer),
-    .enabled(if: isOptimisedBuild, "allocation-free rendering is a release-build guarantee (scripts/test runs in release)"))
+@Suite(.allocationCounting)
 struct GameAudioAllocationTests {
     static func check(_ music: GameMusic) throws {
         try #require(AllocationCounter.isAvailable)

@@ -22,7 +22,8 @@ import Testing
 
     /// Plays the heavy pattern on a virtual uinput controller and checks what the kernel delivered.
     @Test func rumblesAVirtualController() throws {
-        guard TestPeers.deviceReady("/dev/uinput", "uinput (modprobe uinput; root or the uinput group)") else { return }
+        try TestPeers.requireDevice("/dev/uinput", "uinput (modprobe uinput; root or the uinput group)",
+                                    driverLoaded: TestPeers.miscDeviceMinor("uinput") != nil)
         let device = prospero_uinput_create_rumble("Prospero test rumble")
         try #require(device >= 0, "uinput device: errno \(-device)")
         defer { prospero_uinput_destroy(device) }

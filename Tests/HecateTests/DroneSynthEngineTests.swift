@@ -266,17 +266,7 @@ import Touchstone
     }
 }
 
-#if DEBUG
-/// Unoptimised builds box some generic calls across modules; real-time guarantees are for release
-/// builds, which is how scripts/test and CI run the suite.
-private let isOptimisedBuild = false
-#else
-private let isOptimisedBuild = true
-#endif
-
-@Suite(
-    .enabled(if: !AllocationCounter.isDisabledBySanitizer),
-    .enabled(if: isOptimisedBuild, "allocation-free rendering is a release-build guarantee (scripts/test runs in release)"))
+@Suite(.allocationCounting)
 struct DroneSynthEngineAllocationTests {
     @Test func renderAndCommandsAllocateNothing() throws {
         try #require(AllocationCounter.isAvailable)

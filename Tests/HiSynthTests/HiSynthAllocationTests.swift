@@ -1,21 +1,12 @@
 import AllocationCounting
 import Ariel
 import HiSynth
+import ProsperoTestSupport
 import Testing
 import Touchstone
 
-#if DEBUG
-/// Unoptimised builds box some generic calls across modules; real-time guarantees are for release
-/// builds, which is how scripts/test and CI run the suite.
-private let isOptimisedBuild = false
-#else
-private let isOptimisedBuild = true
-#endif
-
 /// 0 allocations per block with all LFOs on all targets and all effects on, through every command.
-@Suite(
-    .enabled(if: !AllocationCounter.isDisabledBySanitizer),
-    .enabled(if: isOptimisedBuild, "allocation-free rendering is a release-build guarantee (scripts/test runs in release)"))
+@Suite(.allocationCounting)
 struct HiSynthAllocationTests {
     static var everythingOn: HiSynthSettings {
         var s = HiSynthSettings(preset: HiSynthPreset.factory[3])

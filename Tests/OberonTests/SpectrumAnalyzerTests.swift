@@ -62,21 +62,6 @@ import Testing
         #expect(abs(peak(.hann, bin: 100.5) - (level - 1.42)) < 0.02)
     }
 
-    /// The FFT itself: an impulse transforms to all ones; a complex exponential to a single bin of N.
-    @Test func fftOfImpulseAndExponential() {
-        let fft = FFT(size: 64)
-        var re = [Double](repeating: 0, count: 64), im = re
-        re[0] = 1
-        fft.forward(real: &re, imaginary: &im)
-        #expect(re.allSatisfy { abs($0 - 1) < 1e-12 } && im.allSatisfy { abs($0) < 1e-12 })
-        re = (0..<64).map { cos(2 * Double.pi * 5 * Double($0) / 64) }
-        im = (0..<64).map { sin(2 * Double.pi * 5 * Double($0) / 64) }
-        fft.forward(real: &re, imaginary: &im)
-        for k in 0..<64 {
-            #expect(abs(re[k] - (k == 5 ? 64 : 0)) < 1e-9 && abs(im[k]) < 1e-9)
-        }
-    }
-
     /// The spectrogram puts a tone in the row whose band holds it, loudest there, in each column.
     @Test func spectrogramFindsATone() {
         let rate = 48_000.0

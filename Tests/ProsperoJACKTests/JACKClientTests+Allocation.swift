@@ -2,15 +2,8 @@ import AllocationCounting
 import Ariel
 import Foundation
 import ProsperoJACK
+import ProsperoTestSupport
 import Testing
-
-#if DEBUG
-/// Unoptimised builds box some generic calls across modules; real-time guarantees are for release
-/// builds, which is how scripts/test and CI run the suite.
-private let isOptimisedBuild = false
-#else
-private let isOptimisedBuild = true
-#endif
 
 extension JACKClientTests {
     /// The real JACK path allocates nothing from its first period on, warmed up by `prepare` only:
@@ -19,8 +12,7 @@ extension JACKClientTests {
     /// receiver) by a second client, while the test thread toggles the effects (the command drain, and
     /// the reverb's and delay's resets on the audio thread). Counted on JACK's process thread itself
     /// (``AllocationCountingHandler``); a probe allocation at the end proves that thread is counted.
-    @Test(.enabled(if: Peers.runnable("jackd") && !AllocationCounter.isDisabledBySanitizer),
-          .enabled(if: isOptimisedBuild, "allocation-free rendering is a release-build guarantee (scripts/test runs in release)"))
+    @Test(.enabled(if: Peers.runnable("jackd")), .allocationCounting)
     func theRealJACKPathAllocatesNothingFromTheFirstPeriod() throws {
         try #require(AllocationCounter.isAvailable)
         var script = [TimedMIDI(frame: 0, bytes: [0xFA])]

@@ -54,10 +54,42 @@ extension JACKClientTests {
     static let handOn = try! OSCEncoder.encode(.bundle(OSCBundle([try! OSCDecoder.decode(handMessage(height: 9.5 / 11))])))
     static let handEnd = try! OSCEncoder.encode(.bundle(OSCBundle([.message(OSCMessage("/prospero/hand/end", [.int32(0)]))])))
 
-    static func measureLatency() throws -> LatencyRun {
+    /// What a latency run plays: a live command (or the studio) with its options, the datagram that
+    /// starts a sound and the one that ends it, and the probe's levels.
+    struct LatencySubject {
+        /// The JACK client name given with --client-name.
+        var client: String
+        /// The command's arguments without --client-name; given the UDP input port and the probe's MIDI input.
+        var arguments: (_ udpPort: Int, _ probeMIDI: String) -> [String]
+        var on: [UInt8]
+        var off: [UInt8]
+        /// Whether each event also sends a note-on to midi_out (measured too).
+        var measuresMIDI = true
+        /// How many events may be sent to gather ``latencyEvents`` undisturbed ones. Hecate's onset takes longer
+        /// to reach the probe's level than a hand's note, so more of its events overlap a thread's wait for a CPU.
+        var maximumSends = 2 * JACKClientTests.latencyEvents
+        /// The probe's onset and silence levels (linear amplitude).
+        var onsetLevel: Float = 1e-3
+        var quietLevel: Float = 1e-4
+        /// Run once the command reported its latency, before the first event (the studio selects its
+        /// instrument); what it returns lives until the run ends.
+        var prepare: (_ output: () -> String) throws -> AnyObject? = { _ in nil }
+
+        /// `prospero hands --output both`: a hand at A4's zone, the MIDI and the synth's note.
+        static var hands: LatencySubject {
+            LatencySubject(
+            client: "LatencyHands",
+            arguments: { port, midi in ["hands", "--output", "both", "--no-connect-audio", "--port", "\(port)", "--timeout", "5", "--midi-out", midi] },
+            on: handOn, off: handEnd)
+        }
+    }
+
+    static func measureLatency() throws -> LatencyRun { try measureLatency(.hands) }
+
+    static func measureLatency(_ subject: LatencySubject) throws -> LatencyRun {
         guard let prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
         let server = try JACKTestServer(period: period)
-        let probe = try LatencyProbe(serverName: server.name)
+        let probe = try LatencyProbe(serverName: server.name, onsetLevel: subject.onsetLevel, quietLevel: subject.quietLevel)
         defer { probe.close() }
         let port = freePort
         let sender = try UDPTestSender()
@@ -66,8 +98,7 @@ extension JACKClientTests {
         defer { try? FileManager.default.removeItem(at: logURL) }
         let process = Process()
         process.executableURL = prospero
-        process.arguments = ["hands", "--output", "both", "--client-name", "LatencyHands", "--no-connect-audio",
-                             "--port", "\(port)", "--timeout", "5", "--midi-out", probe.midiInput]
+        process.arguments = subject.arguments(port, probe.midiInput) + ["--client-name", subject.client]
         var environment = ProcessInfo.processInfo.environment
         environment["JACK_DEFAULT_SERVER"] = server.name
         environment["JACK_NO_START_SERVER"] = "1"
@@ -79,18 +110,20 @@ extension JACKClientTests {
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         func output() -> String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
-        try waitUntil("prospero hands to report its latency", timeout: .seconds(10)) {
+        try waitUntil("prospero to report its latency", timeout: .seconds(20)) {
             output().contains("input → sound") || !process.isRunning
         }
-        try #require(process.isRunning, "prospero hands ended early: \(output())")
-        try waitUntil("out_left to connect to the probe") { probe.connect("LatencyHands:out_left", to: probe.audioInput) }
+        try #require(process.isRunning, "prospero ended early: \(output())")
+        try waitUntil("out_left to connect to the probe") { probe.connect("\(subject.client):out_left", to: probe.audioInput) }
+        let prepared = try subject.prepare(output)
+        defer { withExtendedLifetime(prepared) {} }
         usleep(100_000)
 
         // Each event is judged only when the machine let the code under test run: no xrun (server-wide,
         // reported to every client) during its cycle; from just before its send to its note, less than 5 ms
         // (a period) in total spent by prospero's, jackd's and this process's threads ready to run but waiting
         // for a CPU (schedstat), the server's periods on time within a period (the probe's cadence), and the
-        // send itself not held up after its stamp. A disturbed event is sent again, up to twice the number needed.
+        // send itself not held up after its stamp. A disturbed event is sent again, up to the subject's maximum.
         let measured = [process.processIdentifier, server.jackd.pid, getpid()]
         var audio: [Int] = [], midi: [Int] = []
         var disturbed = 0
@@ -109,7 +142,7 @@ extension JACKClientTests {
                 disturbed += 1
             }
         }
-        while audio.count + (pending == nil ? 0 : 1) < latencyEvents && sent < 2 * latencyEvents {
+        while audio.count + (pending == nil ? 0 : 1) < latencyEvents && sent < subject.maximumSends {
             try waitUntil("silence before event \(sent)", timeout: .seconds(3)) { probe.quiet.load(ordering: .relaxed) }
             judge()
             usleep(UInt32.random(in: 0..<6_000))  // send at any phase of the period
@@ -119,12 +152,13 @@ extension JACKClientTests {
             let onsetIndex = probe.onsetCount.load(ordering: .acquiring)
             let noteIndex = probe.noteOnCount.load(ordering: .acquiring)
             let sendFrame = probe.frameTimeNow
-            sender.send(handOn, port: port)
+            sender.send(subject.on, port: port)
             let stampToSend = Int(Int32(bitPattern: probe.frameTimeNow &- sendFrame))
             sent += 1
             do {
                 try waitUntil("the note of event \(sent)", timeout: .seconds(2)) {
-                    probe.onsetCount.load(ordering: .acquiring) > onsetIndex && probe.noteOnCount.load(ordering: .acquiring) > noteIndex
+                    probe.onsetCount.load(ordering: .acquiring) > onsetIndex
+                        && (!subject.measuresMIDI || probe.noteOnCount.load(ordering: .acquiring) > noteIndex)
                 }
             } catch {
                 // After xruns JACK may have dropped the probe (or prospero) from the graph: a disturbed run.
@@ -136,25 +170,25 @@ extension JACKClientTests {
             var waited = 0  // without schedstat, only xruns tell
             if let before = waitBefore, let after = RunQueueWait.total(measured) { waited = after - before }
             pending = (audio: Int(Int32(bitPattern: probe.recordedOnsets[onsetIndex] &- sendFrame)),
-                       midi: Int(Int32(bitPattern: probe.recordedNoteOns[noteIndex] &- sendFrame)),
+                       midi: subject.measuresMIDI ? Int(Int32(bitPattern: probe.recordedNoteOns[noteIndex] &- sendFrame)) : 0,
                        xrunsBefore: xrunsBefore, quiet: waited <= 5_000_000 && stampToSend <= 48 && cadence <= 5_333)
             usleep(20_000)
-            sender.send(handEnd, port: port)
+            sender.send(subject.off, port: port)
             usleep(40_000)  // the note-off leaves; the release follows
         }
         usleep(300_000)
         judge()
         if stalledRun { audio.removeAll() }  // judged as disturbed as a whole
-        let audioPort = probe.playbackLatency(of: "LatencyHands:out_left") ?? 0
-        let midiPort = probe.playbackLatency(of: "LatencyHands:midi_out") ?? 0
+        let audioPort = probe.playbackLatency(of: "\(subject.client):out_left") ?? 0
+        let midiPort = subject.measuresMIDI ? probe.playbackLatency(of: "\(subject.client):midi_out") ?? 0 : 0
         kill(process.processIdentifier, SIGINT)
-        try waitUntil("prospero hands to stop") { !process.isRunning }
+        try waitUntil("prospero to stop", timeout: .seconds(10)) { !process.isRunning }
         let text = output()
         let printed = text.split(separator: "\n").first { $0.contains("input → sound") }.flatMap { line -> Int? in
             guard let r = line.range(of: "input → sound ") else { return nil }
             return Int(line[r.upperBound...].prefix { $0.isNumber })
         }
-        let run = LatencyRun(audio: audio.map { $0 + audioPort }, midi: midi.map { $0 + midiPort },
+        let run = LatencyRun(audio: audio.map { $0 + audioPort }, midi: subject.measuresMIDI ? midi.map { $0 + midiPort } : [],
                           audioPortLatency: audioPort, midiPortLatency: midiPort,
                           disturbedEvents: disturbed, output: text, printedInputToSound: printed)
         print("latency run: \(run)")

@@ -123,6 +123,9 @@ import Testing
         /// What `finish` returned.
         var finished: Bool
         var dump: String
+        /// The last frame of the client's final period, counted from the first frame of the script by the
+        /// handler's own frame count (not read from the dump).
+        var finalPeriodLastFrame: Int
     }
 
     /// Plays `script` from a fresh client on a fresh server into `jack_midi_dump`: connects, waits for the
@@ -144,9 +147,11 @@ import Testing
         let xruns = client.statistics.xruns - xrunsBefore
         let dropped = client.statistics.midiOutputDropped
         client.close()
+        let finalPeriodLastFrame = handler.latestPeriodStart.load(ordering: .acquiring) + handler.lastPeriod.load(ordering: .relaxed) - 1
+            - handler.scriptStart.load(ordering: .relaxed)
         usleep(300_000) // jack_midi_dump prints from its own loop
         dump.stop()
-        return DumpRun(xruns: xruns, dropped: dropped, finished: finished, dump: dump.readOutput())
+        return DumpRun(xruns: xruns, dropped: dropped, finished: finished, dump: dump.readOutput(), finalPeriodLastFrame: finalPeriodLastFrame)
     }
 
     /// Messages written in one period must reach `jack_midi_dump` at their frames. A run in which the server
@@ -170,8 +175,9 @@ import Testing
             TimedMIDI(frame: 286, bytes: [0x80, 0x3C, 0x00]),
             TimedMIDI(frame: 1013, bytes: [0x90, 0x40, 0x7F]),
             TimedMIDI(frame: 1013, bytes: [0x80, 0x40, 0x00]),
-            // Stopping: channel 0 was used, so it gets All Notes Off in the final period.
-            TimedMIDI(frame: received.last.map { $0.frame - received[0].frame } ?? -1, bytes: [0xB0, 123, 0]),
+            // Stopping: channel 0 was used, so it gets All Notes Off at the last frame of the final period,
+            // which the client's own frame count places (relative to the first message, script frame 10).
+            TimedMIDI(frame: run.finalPeriodLastFrame - 10, bytes: [0xB0, 123, 0]),
         ], "\(received)")
         #expect(run.dropped == 0)
     }

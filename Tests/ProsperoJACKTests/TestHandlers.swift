@@ -67,6 +67,8 @@ final class ScriptedMIDIHandler: JACKProcessHandler, @unchecked Sendable {
     let scriptFinished = Atomic<Bool>(false)
     let largestPeriod = Atomic<Int>(0)
     let lastPeriod = Atomic<Int>(0)
+    /// The handler's frame count at the start of the latest period, -1 before the first.
+    let latestPeriodStart = Atomic<Int>(-1)
     let prepares = Mutex<[(sampleRate: Double, maximumFrames: Int)]>([])
     let stalls = Atomic<Int>(0)
     private var nextScriptIndex = 0
@@ -92,6 +94,7 @@ final class ScriptedMIDIHandler: JACKProcessHandler, @unchecked Sendable {
             usleep(60_000) // test-only: overrun the period to provoke an xrun
         }
         lastPeriod.store(frameCount, ordering: .relaxed)
+        latestPeriodStart.store(frame, ordering: .releasing)
         if frameCount > largestPeriod.load(ordering: .relaxed) { largestPeriod.store(frameCount, ordering: .relaxed) }
         var count = receivedCount.load(ordering: .relaxed)
         for event in midiIn where count < receivedCapacity {

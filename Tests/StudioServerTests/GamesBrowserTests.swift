@@ -12,12 +12,10 @@ import Testing
 /// session-clock time (mapped with the script's own clock sync), and the swipe and the hold set what the
 /// game's model computes from the same touch frames. A burst the transport delivered late (a loaded
 /// machine) must be played at once with what passed cut; the on-time path is checked on every machine with
-/// bursts of known times given to the page's scheduler (``checkScheduler(_:_:)``). Screenshots: docs/studio/games-*.png.
+/// bursts of known times given to the page's scheduler (``checkScheduler(_:_:)``). Screenshots: games-*.png (in `StudioBrowserTests.screenshots`).
 @Suite("Games in Chromium", .serialized)
 struct GamesBrowserTests {
     static let browser = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser")
-    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/studio")
 
     static var available: Bool {
         TestPeers.executable("chromium") != nil && TestPeers.executable("chromedriver") != nil && TestPeers.python(module: "selenium")
@@ -127,11 +125,11 @@ struct GamesBrowserTests {
         let touch = TouchStudioInstrument(seed: 7, inactivityTimeout: 2)
         let studio = try StudioTestServer(instruments: [StudioToneInstrument(), harmony, vibe, touch])
         defer { studio.stop() }
-        try FileManager.default.createDirectory(at: Self.docs, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: StudioBrowserTests.screenshots, withIntermediateDirectories: true)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("games-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: output) }
         let run = try await TestPeers.run("python3", [Self.browser.appendingPathComponent("games_play.py").path,
-                                                      "http://127.0.0.1:\(studio.port)/", Self.docs.path, output.path], timeout: 120)
+                                                      "http://127.0.0.1:\(studio.port)/", StudioBrowserTests.screenshots.path, output.path], timeout: 120)
         #expect(run.status == 0, "games_play.py: \(run.output)")
         guard run.status == 0 else { return }
         let results = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: [String: Any]])

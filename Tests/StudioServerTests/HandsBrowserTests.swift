@@ -4,12 +4,10 @@ import Testing
 
 /// The hands and touch screen in real headless Chromium against `prospero studio --audio jack` on a dummy
 /// JACK server (a child process, so libjack never loads into this test process), with jack_midi_dump on
-/// its midi_out and python-osc sending a hand: Browser/hands_studio.py. The screenshot goes to docs/studio/hands.png.
+/// its midi_out and python-osc sending a hand: Browser/hands_studio.py. Screenshot: hands.png (in `StudioBrowserTests.screenshots`).
 @Suite("Hands screen in Chromium", .serialized)
 struct HandsBrowserTests {
     static let browser = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser")
-    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/studio")
 
     static var available: Bool {
         ["chromium", "chromedriver", "jackd", "jack_lsp", "jack_midi_dump"].allSatisfy { TestPeers.executable($0) != nil }
@@ -24,9 +22,9 @@ struct HandsBrowserTests {
         try TestPeers.require(TestPeers.python(module: "selenium"), "selenium (pip install selenium)")
         try TestPeers.require(TestPeers.python(module: "pythonosc"), "python-osc (pip install python-osc)")
         let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable (swift build)")
-        try FileManager.default.createDirectory(at: Self.docs, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: StudioBrowserTests.screenshots, withIntermediateDirectories: true)
         let result = try await TestPeers.run("python3", [Self.browser.appendingPathComponent("hands_studio.py").path, prospero.path,
-                                                         Self.docs.appendingPathComponent("hands.png").path], timeout: 150)
+                                                         StudioBrowserTests.screenshots.appendingPathComponent("hands.png").path], timeout: 150)
         #expect(result.status == 0, "hands_studio.py: \(result.output)")
     }
 }

@@ -9,8 +9,8 @@ import Testing
 
 /// Hecate's screen in real headless Chromium (Browser/hecate_screen.py): a studio with Hecate active,
 /// the shared OSC input on a free UDP port (python-osc sends the faces) and a render thread standing in
-/// for the audio driver, so that the engine publishes the snapshots the HUD shows. Screenshots go to
-/// docs/studio/hecate.png and docs/studio/immerse.png.
+/// for the audio driver, so that the engine publishes the snapshots the HUD shows. Screenshots: hecate.png
+/// and immerse.png (in `StudioBrowserTests.screenshots`).
 @Suite("Hecate in Chromium", .serialized)
 struct HecateBrowserTests {
     static var available: Bool {
@@ -55,23 +55,9 @@ struct HecateBrowserTests {
     func hecatePage() async throws {
         try StudioBrowserTests.requirePeers()
         try TestPeers.require(TestPeers.python(module: "pythonosc"), "python-osc (pip install python-osc)")
-        let hecate = HecateStudioInstrument()
-        let session = StudioSession(instruments: [hecate])
-        var options = StudioServerOptions()
-        options.port = 0
-        let executor = DispatchTaskExecutor(label: "studio-hecate-test-server")
-        options.executor = executor
-        let server = StudioServer(session: session, options: options, resources: try StudioResources.bundled())
-        let stopServer = LiveStop(), serverFinished = LiveStop()
-        Task.detached(executorPreference: executor) {
-            try? await server.run(stop: stopServer)
-            serverFinished.request(.requested)
-        }
-        defer {
-            stopServer.request(.requested)
-            _ = serverFinished.wait(timeout: .seconds(5))
-        }
-        let port = try #require(server.waitUntilListening(timeout: .seconds(20)), "the studio server did not start")
+        let studio = try StudioTestServer(instruments: [HecateStudioInstrument()])
+        defer { studio.stop() }
+        let session = studio.session, port = studio.port
 
         let udp = UDPDatagramSource(host: "127.0.0.1", port: 0)
         let stopInput = LiveStop()
@@ -89,9 +75,9 @@ struct HecateBrowserTests {
         let render = RenderThread(session: session)
         defer { render.stop() }
 
-        try FileManager.default.createDirectory(at: StudioBrowserTests.docs, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: StudioBrowserTests.screenshots, withIntermediateDirectories: true)
         try await StudioBrowserTests.run("hecate_screen.py", ["http://127.0.0.1:\(port)/hecate/", "\(udp.boundPort)",
-                                                              StudioBrowserTests.docs.path], timeout: 150)
+                                                              StudioBrowserTests.screenshots.path], timeout: 150)
         // What the page asked for is what the engine plays: key D, chord V (from its snapshot).
         // (Read under the session's lock: its frame tick reads the same snapshots.)
         let played = session.withInstrument(HecateStudioInstrument.id) { instrument in

@@ -4,13 +4,12 @@ import Testing
 
 /// HiSynth's rack in real headless Chromium against `prospero studio --audio jack` on a dummy JACK server
 /// (a child process, so libjack never loads into this test process), jack_midiseq playing into midi_in:
-/// Browser/hisynth_rack.py. The screenshot goes to docs/studio/hisynth.png.
+/// Browser/hisynth_rack.py. Screenshot: hisynth.png (in `StudioBrowserTests.screenshots`).
 @Suite("HiSynth rack in Chromium", .serialized)
 struct HiSynthBrowserTests {
     static let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let root = here.deletingLastPathComponent().deletingLastPathComponent()
     static let browser = here.appendingPathComponent("Browser")
-    static let docs = root.appendingPathComponent("docs/studio")
 
     static var available: Bool {
         ["chromium", "chromedriver", "jackd", "jack_lsp", "jack_connect", "jack_midiseq"].allSatisfy { TestPeers.executable($0) != nil }
@@ -25,10 +24,10 @@ struct HiSynthBrowserTests {
         try TestPeers.require(TestPeers.python(module: "selenium"), "selenium (pip install selenium)")
         try TestPeers.require(TestPeers.python(module: "mido"), "mido (pip install mido)")
         let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable (swift build)")
-        try FileManager.default.createDirectory(at: Self.docs, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: StudioBrowserTests.screenshots, withIntermediateDirectories: true)
         let result = try await TestPeers.run("python3", [
             Self.browser.appendingPathComponent("hisynth_rack.py").path, prospero.path,
-            Self.docs.appendingPathComponent("hisynth.png").path,
+            StudioBrowserTests.screenshots.appendingPathComponent("hisynth.png").path,
             Self.root.appendingPathComponent("Tests/HiSynthTests/Fixtures/hisynth-factory.jsonl").path,
             Self.root.appendingPathComponent("examples/hisynth/prospero-tempo-study.mid").path,
         ], timeout: 240)

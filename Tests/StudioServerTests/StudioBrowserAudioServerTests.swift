@@ -12,9 +12,9 @@ import Testing
 struct StudioBrowserAudioServerTests {
     @Test("a client subscribed to audio receives contiguous PCM frames at the render rate")
     func stream() throws {
-        let studio = try StudioTestServer()
+        let studio = try StudioTestServer(audio: { StudioBrowserDriver(engines: $2, active: 0, tap: $1, fanOut: $0) })
         defer { studio.stop() }
-        let driver = StudioBrowserDriver(engines: studio.session.audioEngines, active: 0, tap: studio.server.tap, session: studio.session)
+        let driver = try #require(studio.audio as? StudioBrowserDriver)
         driver.start(stop: studio.stopper)
         defer { studio.stopper.request(.requested); driver.waitUntilStopped() }
         let (listener, _) = try studio.socket(subscribe: #"["audio"]"#)
@@ -44,7 +44,6 @@ struct StudioBrowserAudioServerTests {
         #expect(rate > 30_000 && rate < 52_000, "\(rate) frames/s")
 
         // The page's report steers; it shows on the status (latency = one block + the page's latency).
-        studio.session.onAudioReport.withLock { $0 = { r, c, t in driver.report(r, client: c, at: t) } }
         listener.sendText(#"{"type":"audio","fill":40,"target":30,"latency":42,"dropouts":1}"#)
         var status = driver.status(at: MonotonicClock.now())
         for _ in 0..<100 where status.listeners != 1 || status.latencyMs < 40 {

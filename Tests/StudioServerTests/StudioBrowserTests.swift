@@ -5,12 +5,19 @@ import Studio
 import Testing
 
 /// The studio's pages in real headless Chromium (Debian's chromium and chromedriver, Selenium from PyPI),
-/// driven by the Python scripts in Browser/ through the peer gate. Screenshots go to docs/studio/.
+/// driven by the Python scripts in Browser/ through the peer gate. Screenshots go to ``screenshots``.
 @Suite("Studio in Chromium", .serialized)
 struct StudioBrowserTests {
     static let browser = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser")
-    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/studio")
+    /// Where every browser test writes its screenshots: a temporary directory of this test process, so a
+    /// run never touches the tracked docs/studio/*.png; scripts/docs-screenshots regenerates those on
+    /// purpose by naming the directory in PROSPERO_SCREENSHOTS_DIR.
+    static let screenshots: URL = {
+        if let directory = ProcessInfo.processInfo.environment["PROSPERO_SCREENSHOTS_DIR"], !directory.isEmpty {
+            return URL(fileURLWithPath: directory)
+        }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("prospero-screenshots-\(getpid())")
+    }()
 
     static var available: Bool {
         TestPeers.executable("chromium") != nil && TestPeers.executable("chromedriver") != nil && TestPeers.python(module: "selenium")
@@ -35,8 +42,24 @@ struct StudioBrowserTests {
         // The real command, as a user starts it.
         let (process, _, url) = try StudioCommandTests.start(["--port", "0", "--osc-port", "0", "--audio", "none"])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        try FileManager.default.createDirectory(at: Self.docs, withIntermediateDirectories: true)
-        try await Self.run("core_home.py", [url, Self.docs.appendingPathComponent("home.png").path])
+        try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
+        try await Self.run("core_home.py", [url, Self.screenshots.appendingPathComponent("home.png").path])
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("every page fits phones, tablets and a laptop: no sideways scroll, no control covered, 44 px touch targets, the audio bar over nothing",
+          .enabled(if: TestPeers.enabled(available)))
+    func phoneLayouts() async throws {
+        try Self.requirePeers()
+        // The real command with every instrument, and browser audio so that the audio bar shows on every page.
+        let (process, _, url) = try StudioCommandTests.start(["--port", "0", "--osc-port", "0", "--audio", "browser", "--no-qr", "--no-settings"])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("studio-layout-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        try await Self.run("layout_phone.py", [url, shots.path], timeout: 1800)
+        print("studio layouts: the 390x844 screenshots are in \(shots.path)")
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

@@ -15,22 +15,9 @@ struct StudioLearnBrowserTests {
           .enabled(if: TestPeers.enabled(StudioBrowserTests.available)))
     func learnInTheBrowser() async throws {
         try StudioBrowserTests.requirePeers()
-        let session = StudioSession(instruments: [HecateStudioInstrument(), try HandsStudioInstrument()])
-        var options = StudioServerOptions()
-        options.port = 0
-        let executor = DispatchTaskExecutor(label: "studio-learn-test-server")
-        options.executor = executor
-        let server = StudioServer(session: session, options: options, resources: try StudioResources.bundled())
-        let stopServer = LiveStop(), serverFinished = LiveStop()
-        Task.detached(executorPreference: executor) {
-            try? await server.run(stop: stopServer)
-            serverFinished.request(.requested)
-        }
-        defer {
-            stopServer.request(.requested)
-            _ = serverFinished.wait(timeout: .seconds(5))
-        }
-        let port = try #require(server.waitUntilListening(timeout: .seconds(20)), "the studio server did not start")
+        let studio = try StudioTestServer(instruments: [HecateStudioInstrument(), try HandsStudioInstrument()])
+        defer { studio.stop() }
+        let session = studio.session, port = studio.port
 
         // The MIDI pump (what the studio command's settings thread does with JACK's control changes).
         let stopPump = LiveStop(), pumpDone = LiveStop()
@@ -54,8 +41,8 @@ struct StudioLearnBrowserTests {
             stopPump.request(.requested)
             _ = pumpDone.wait(timeout: .seconds(5))
         }
-        try FileManager.default.createDirectory(at: StudioBrowserTests.docs, withIntermediateDirectories: true)
-        try await StudioBrowserTests.run("settings_learn.py", ["http://127.0.0.1:\(port)/", StudioBrowserTests.docs.path], timeout: 90)
+        try FileManager.default.createDirectory(at: StudioBrowserTests.screenshots, withIntermediateDirectories: true)
+        try await StudioBrowserTests.run("settings_learn.py", ["http://127.0.0.1:\(port)/", StudioBrowserTests.screenshots.path], timeout: 90)
         #expect(session.midiBindings.isEmpty)  // the page cleared it
         let bpm = session.withInstrument(HecateStudioInstrument.id) { ($0 as? HecateStudioInstrument)?.settings.bpm }
         #expect(bpm == 300)

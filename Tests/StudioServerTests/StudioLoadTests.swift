@@ -18,8 +18,8 @@ import Testing
 /// server's CPU (user + system, % of one core, in each half of the run) and resident memory, and the audio
 /// the listener got: blocks, blocks missing from the sequence, and the dropouts a page's 40 ms jitter
 /// buffer would have heard (a block arriving after its playout time, or missing). It asserts nothing lost
-/// or refused, memory flat, CPU flat (the second half within 1.5× the first, plus 5 points of a core), and
-/// the bounds in ``latencyBounds`` and ``dropoutLimit``, wide enough for a loaded 2-core VM.
+/// or refused, memory flat, and the audio within ``dropoutLimit``. Latency and CPU are speed figures, not
+/// unit-test assertions: scripts/studio-load (the load bench) checks them from the printed line.
 ///
 /// Its figures, quoted in the README, are one run of `scripts/studio-load` on the idle VM.
 @Suite("Studio load", .serialized)
@@ -29,13 +29,14 @@ struct StudioLoadTests {
     /// The server's resident memory may grow this much over the run (the first connections' buffers
     /// and caches warm up; a leak of a message's size per change would pass it within seconds).
     static let memoryGrowthLimit = 24 * 1024 * 1024
-    /// Round trip (`set` → own `changed`) medians and p99s above these fail the run, in ms.
-    static let latencyBounds = (median: 25.0, p99: 150.0)
     /// Dropouts at the simulated page (a 40 ms jitter buffer) allowed per minute of the run.
     static let dropoutLimit = 2.0
     /// The page's jitter buffer (js/audio-worklet.js), seconds.
     static let jitterBuffer = 0.040
     static var seconds: Double { Double(ProcessInfo.processInfo.environment["PROSPERO_STUDIO_LOAD_SECONDS"] ?? "") ?? 10 }
+    /// Clients listening to the browser audio (`PROSPERO_STUDIO_LOAD_LISTENERS`, default 1): the first is the
+    /// one whose playout is simulated; the others read and count their blocks (every listener gets ~190 a second).
+    static var listeners: Int { max(1, Int(ProcessInfo.processInfo.environment["PROSPERO_STUDIO_LOAD_LISTENERS"] ?? "") ?? 1) }
 
     final class SendTimes: @unchecked Sendable {
         let times = Mutex([Double](repeating: 0, count: 900))
@@ -94,9 +95,16 @@ struct StudioLoadTests {
         for socket in sockets {
             _ = socket.readJSON { ($0["type"] as? String == "changed") && ($0["changes"] as? [String: Any])?["on"] != nil }
         }
-        let listener = try RawClient(port: port)
-        #expect(try listener.upgrade(host: host, origin: origin).status == 101)
-        listener.sendText(#"{"type":"hello","client":null,"subscribe":["audio"]}"#)
+        var listening: [RawClient] = []
+        for _ in 0..<Self.listeners {
+            let socket = try RawClient(port: port)
+            #expect(try socket.upgrade(host: host, origin: origin).status == 101)
+            socket.sendText(#"{"type":"hello","client":null,"subscribe":["audio"]}"#)
+            listening.append(socket)
+        }
+        let listener = listening[0]
+        /// Blocks each further listener got.
+        let extraBlocks = (1..<max(1, Self.listeners)).map { _ in Counter() }
         let audio = AudioWatch()
         let latencies = Latencies()
         let received = (0..<Self.clients).map { _ in Counter() }
@@ -109,6 +117,15 @@ struct StudioLoadTests {
         let before = try #require(Self.usage(of: process.processIdentifier))
         var peakRSS = before.rss
         let start = Date()
+        for (k, socket) in listening.dropFirst().enumerated() {
+            done.enter()
+            Thread.detachNewThread {
+                while Date().timeIntervalSince(start) < Self.seconds + 0.5, let frame = socket.readFrame() {
+                    if frame.opcode == 2, frame.payload.first == 0x10 { extraBlocks[k].value.add(1, ordering: .relaxed) }
+                }
+                done.leave()
+            }
+        }
         done.enter()
         Thread.detachNewThread {
             var last: UInt32?, base: UInt32 = 0, anchor = 0.0, previous = 0.0
@@ -182,24 +199,23 @@ struct StudioLoadTests {
         let sorted = latencies.values.withLock { $0 }.sorted()
         #expect(sorted.count == expected)
         let ms = { (q: Double) in Self.quantile(sorted, q) * 1000 }
-        #expect(ms(0.5) < Self.latencyBounds.median && ms(0.99) < Self.latencyBounds.p99,
-                "round trip median \(ms(0.5)) ms, p99 \(ms(0.99)) ms")
         let heard = audio.figures.withLock { $0 }
         let blockSeconds = Double(StudioBrowserDriver.defaultBlockFrames) / 48_000
         #expect(Double(heard.blocks) > 0.9 * Self.seconds / blockSeconds, "the listener got \(heard.blocks) blocks in \(Self.seconds) s")
         #expect(Double(heard.dropouts) <= max(1, Self.dropoutLimit * Self.seconds / 60), "\(heard.dropouts) dropouts, \(heard.missing) blocks missing")
+        let others = extraBlocks.map { $0.value.load(ordering: .relaxed) }
+        #expect(others.allSatisfy { Double($0) > 0.9 * Self.seconds / blockSeconds }, "the other listeners got \(others) blocks")
         let mid = middle ?? (before.cpu, before.rss, 0)
         let firstHalf = (mid.cpu - before.cpu) / max(0.001, mid.at) * 100
         let secondHalf = (after.cpu - mid.cpu) / max(0.001, wall - mid.at) * 100
-        #expect(secondHalf <= firstHalf * 1.5 + 5, "CPU \(firstHalf) % of a core, then \(secondHalf) %")
         print(String(format: "studio load: %d clients, %.0f msg/s in (%.0f/s each), %.0f changes/s out, %.0f s: "
                      + "set → changed median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; lost %d, refused %d; "
                      + "server CPU %.0f %% of a core (halves %.0f %%, %.0f %%), RSS %.1f → %.1f MB (peak %.1f MB); "
-                     + "audio: %d blocks, %d missing, %d dropouts at a 40 ms buffer, longest gap %.1f ms",
+                     + "audio: %d listeners, %d blocks, %d missing, %d dropouts at a 40 ms buffer, longest gap %.1f ms",
                      Self.clients, Double(expected) / max(0.001, Double(lastSend.load(ordering: .relaxed)) / 1000), Self.rate, Double(delivered) / wall, Self.seconds,
                      ms(0.5), ms(0.9), ms(0.99), (sorted.last ?? .nan) * 1000, lost, refused.value.load(ordering: .relaxed),
                      (after.cpu - before.cpu) / wall * 100, firstHalf, secondHalf, Double(before.rss) / 1_048_576, Double(after.rss) / 1_048_576,
-                     Double(peakRSS) / 1_048_576, heard.blocks, heard.missing, heard.dropouts, heard.longestGap * 1000))
+                     Double(peakRSS) / 1_048_576, Self.listeners, heard.blocks, heard.missing, heard.dropouts, heard.longestGap * 1000))
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

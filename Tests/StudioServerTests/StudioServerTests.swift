@@ -1,4 +1,5 @@
 import Foundation
+import ProsperoTestSupport
 import Studio
 import StudioServer
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import LiveHost
+import ProsperoTestSupport
 import Studio
 import StudioServer
 
@@ -8,20 +9,27 @@ import StudioServer
 final class StudioTestServer: @unchecked Sendable {
     let server: StudioServer
     let session: StudioSession
+    /// The audio driver the session was given (`audio`), if any.
+    let audio: (any StudioAudioOutput)?
     let stopper = LiveStop()
     let finished = LiveStop()
     let port: Int
 
+    /// - Parameter audio: makes the audio driver from the session's fan-out, the server's meter tap and the engines.
     init(instruments: [any StudioInstrument] = [StudioToneInstrument()], token: String? = nil,
-         configure: (inout StudioServerOptions) -> Void = { _ in }) throws {
-        session = StudioSession(instruments: instruments)
+         configure: (inout StudioServerOptions) -> Void = { _ in },
+         audio: ((StudioFanOut, StudioMeterTap, [any StudioAudioEngine]) -> any StudioAudioOutput)? = nil) throws {
+        let fanOut = StudioFanOut(), tap = StudioMeterTap()
+        let driver = audio?(fanOut, tap, instruments.map(\.audio))
+        self.audio = driver
+        session = StudioSession(instruments: instruments, audio: driver, fanOut: fanOut)
         var options = StudioServerOptions()
         options.port = 0
         options.token = token
         let executor = DispatchTaskExecutor(label: "studio-test-server")
         options.executor = executor
         configure(&options)
-        server = StudioServer(session: session, options: options, resources: try StudioResources.bundled())
+        server = StudioServer(session: session, options: options, resources: try StudioResources.bundled(), tap: tap)
         let (server, stopper, finished) = (server, stopper, finished)
         Task.detached(executorPreference: executor) {
             try? await server.run(stop: stopper)

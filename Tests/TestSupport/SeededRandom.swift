@@ -1,20 +1,11 @@
 import Foundation
+import Horatio
 
-/// SplitMix64: a tiny deterministic generator, so every random sweep and property test in the
+/// The tests' seeded generator: Horatio's SplitMix64, so every random sweep and property test in the
 /// package is reproducible from its seed.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
-    public var state: UInt64
+public typealias SeededRandom = SplitMix64
 
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// Uniform in [0, 1).
     public mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
 

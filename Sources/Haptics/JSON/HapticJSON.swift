@@ -1,5 +1,5 @@
-/// A JSON value, parsed and written without Foundation, so the Haptics module stays portable and its
-/// reader answers every malformed byte with a typed error (`HapticJSONError`) instead of trapping.
+/// A JSON value, parsed (by Horatio's `JSONReader`) and written without Foundation, so the Haptics module
+/// stays portable and every malformed byte is a typed error (`JSONReadError`) instead of a trap.
 ///
 /// Objects keep their keys in file order (AHAP writers and diff tools like stable order); numbers are
 /// `Double`. Nesting is limited to `maximumDepth` so hostile input cannot exhaust the stack.
@@ -11,7 +11,7 @@ public enum HapticJSON: Sendable, Hashable {
     case array([HapticJSON])
     case object([(key: String, value: HapticJSON)])
 
-    /// Deepest nesting of arrays and objects the parser accepts.
+    /// Deepest nesting of arrays and objects the parser accepts (the outermost one is level 1).
     public static let maximumDepth = 64
 
     public static func == (a: HapticJSON, b: HapticJSON) -> Bool {
@@ -54,39 +54,4 @@ public enum HapticJSON: Sendable, Hashable {
     public var bool: Bool? { if case .bool(let b) = self { return b } else { return nil } }
     /// True when this is an object.
     public var isObject: Bool { if case .object = self { return true } else { return false } }
-}
-
-/// Why bytes are not JSON, with the byte offset where the parser stopped.
-public struct HapticJSONError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Problem: Equatable, Sendable {
-        case notUTF8
-        case unexpectedEnd
-        case unexpectedCharacter(UInt8)
-        case badNumber
-        case badEscape
-        case tooDeep
-        case trailingContent
-    }
-
-    public var offset: Int
-    public var problem: Problem
-
-    public init(offset: Int, _ problem: Problem) {
-        self.offset = offset
-        self.problem = problem
-    }
-
-    public var description: String {
-        let what: String
-        switch problem {
-        case .notUTF8: what = "text is not UTF-8"
-        case .unexpectedEnd: what = "JSON ends too early"
-        case .unexpectedCharacter(let c): what = "unexpected character \(c < 0x20 || c > 0x7E ? "byte \(c)" : String(UnicodeScalar(c)).debugDescription)"
-        case .badNumber: what = "malformed number"
-        case .badEscape: what = "malformed string escape"
-        case .tooDeep: what = "nested deeper than \(HapticJSON.maximumDepth) levels"
-        case .trailingContent: what = "content after the JSON value"
-        }
-        return "JSON byte \(offset): \(what)"
-    }
 }

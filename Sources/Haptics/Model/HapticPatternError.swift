@@ -1,8 +1,10 @@
+import Horatio
+
 /// Why an AHAP file cannot be read, naming the `Pattern` entry (0-based) and the field.
 public struct HapticPatternError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Problem: Equatable, Sendable {
         /// The bytes are not JSON.
-        case json(HapticJSONError)
+        case json(JSONReadError)
         /// The top level is not an object.
         case notAnObject
         /// `Pattern` is missing or not an array.

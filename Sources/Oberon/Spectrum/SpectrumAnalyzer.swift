@@ -1,4 +1,5 @@
 import Foundation
+import Touchstone
 
 /// Magnitude spectrum of a block of samples: window, FFT, and scaling so that a sine of amplitude A
 /// centred on a bin reads 20·log10(A) dBFS (the window's coherent gain is divided out, and the
@@ -10,7 +11,7 @@ public final class SpectrumAnalyzer {
     public let size: Int
     /// The analysis window.
     public let window: WindowFunction
-    private let fft: FFT
+    private let fft: FFT<Double>
     private let windowValues: UnsafeMutablePointer<Double>
     private let real: UnsafeMutablePointer<Double>
     private let imaginary: UnsafeMutablePointer<Double>

@@ -1,3 +1,5 @@
+import Horatio
+
 /// What a page sends over `/ws` as a JSON text frame (protocol v1, docs/studio-protocol.md).
 public enum StudioClientMessage: Equatable, Sendable {
     /// First message of a connection: `client` is the id the page got in an earlier `welcome` (to resume
@@ -36,7 +38,7 @@ public enum StudioClientMessage: Equatable, Sendable {
     public static let maximumClientIDLength = 64
 
     /// Parses one text frame. Throws `too_large`, `malformed_json`, `bad_message` or `unknown_type`.
-    public static func parse(_ bytes: some Collection<UInt8>, limits: StudioJSONParser.Limits = .init()) throws(StudioError) -> StudioClientMessage {
+    public static func parse(_ bytes: some Collection<UInt8>, limits: JSONReader.Limits = .studioMessage) throws(StudioError) -> StudioClientMessage {
         let value = try StudioValue(json: bytes, limits: limits)
         return try parse(value)
     }

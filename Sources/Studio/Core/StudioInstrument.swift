@@ -38,6 +38,9 @@ public protocol StudioInstrument: AnyObject {
 
     /// Tracking frames from the shared OSC inputs (face, hands), as a ``LiveInstrument`` receives them.
     func receive(_ frames: [TrackingFrame], at time: Double)
+    /// Wekinator's `/wek/outputs` vector from the shared OSC input, as a ``LiveInstrument`` receives it
+    /// (`WekinatorControlMapping`); default: ignored.
+    func receiveControls(_ outputs: [Float], at time: Double)
     /// Time passes (lifecycle timeouts, arpeggiator clocks); called at the input loop's tick.
     func advance(to time: Double)
     /// The instrument stops sounding: it was deselected or the studio stops. End every note.
@@ -59,5 +62,6 @@ extension StudioInstrument {
     }
     public func clientLeft(_ client: String, at time: Double) -> [String: StudioValue] { [:] }
     public func receive(_ frames: [TrackingFrame], at time: Double) {}
+    public func receiveControls(_ outputs: [Float], at time: Double) {}
     public func advance(to time: Double) {}
 }

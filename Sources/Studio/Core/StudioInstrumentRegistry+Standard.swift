@@ -1,3 +1,4 @@
+import HiSynth
 import LiveHost
 
 extension StudioInstrumentRegistry {
@@ -7,14 +8,21 @@ extension StudioInstrumentRegistry {
     /// kept apart so that parallel branches merge without conflicts).
     /// - Parameters:
     ///   - hecatePacks: Hecate's packs: the built-ins and the user's files the edge read.
-    ///   - frameClock: the audio clock with the input delay (JACK's): studio touches are due on it.
+    ///   - frameClock: the audio clock with the input delay (JACK's): touches and face frames are due on it.
+    ///   - midiClock: the MIDI clock arriving at the audio driver (its ``MIDIClockFollower``): the tempo
+    ///     Hecate follows, as `prospero hecate` does.
+    ///   - hisynthPresets: HiSynth's user presets, as the edge that owns their files reads and writes them.
     public static func standard(hecatePacks: HecatePackLibrary = HecatePackLibrary(),
-                                frameClock: (any LiveFrameClock)? = nil) -> StudioInstrumentRegistry {
+                                frameClock: (any LiveFrameClock)? = nil,
+                                midiClock: (any LiveClock)? = nil,
+                                hisynthPresets: (any HiSynthPresetStore)? = nil) -> StudioInstrumentRegistry {
         var registry = StudioInstrumentRegistry()
         registry.register(StudioToneInstrument.self) { StudioToneInstrument() }
 
         // Hecate (studio-hecate):
-        registry.register(HecateStudioInstrument.self) { HecateStudioInstrument(library: hecatePacks) }
+        registry.register(HecateStudioInstrument.self) {
+            HecateStudioInstrument(library: hecatePacks, clock: midiClock, frameClock: frameClock)
+        }
 
         // ---
 
@@ -24,7 +32,7 @@ extension StudioInstrumentRegistry {
         // ---
 
         // HiSynth's rack (hisynth-rack):
-        registry.register(HiSynthStudioInstrument.self) { HiSynthStudioInstrument() }
+        registry.register(HiSynthStudioInstrument.self) { HiSynthStudioInstrument(library: hisynthPresets) }
 
         // ---
 

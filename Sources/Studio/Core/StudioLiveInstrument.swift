@@ -9,6 +9,7 @@ public final class StudioLiveInstrument: LiveInstrument {
     public init(session: StudioSession) { self.session = session }
 
     public func receive(_ frames: [TrackingFrame], at time: Double) { session.receive(frames, at: time) }
+    public func receiveControls(_ outputs: [Float], at time: Double) { session.receiveControls(outputs, at: time) }
     public func advance(to time: Double) { session.advance(to: time) }
     public func finish(at time: Double) { session.finish(at: time) }
     public func statusLine(at time: Double) -> String? { session.activeID.map { "studio: \($0) active" } }

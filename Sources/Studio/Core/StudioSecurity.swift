@@ -42,6 +42,8 @@ public struct StudioSecurity: Sendable {
         case unauthorized
         /// 403: a WebSocket upgrade from another origin, or without the token.
         case forbidden
+        /// 429: this address guessed too many wrong tokens (``StudioGuessLimiter``); everything it asks is refused a while.
+        case tooManyGuesses
 
         public var status: Int {
             switch self {
@@ -49,6 +51,7 @@ public struct StudioSecurity: Sendable {
             case .badHost: 421
             case .unauthorized: 401
             case .forbidden: 403
+            case .tooManyGuesses: 429
             }
         }
     }
@@ -73,16 +76,6 @@ public struct StudioSecurity: Sendable {
         return extraHosts.contains(name)
     }
 
-    /// The token in a Cookie header, if any.
-    public static func cookieToken(_ cookieHeader: String?) -> String? {
-        guard let cookieHeader else { return nil }
-        for part in cookieHeader.split(separator: ";") {
-            let pair = part.trimmingSpaces.split(separator: "=", maxSplits: 1)
-            if pair.count == 2, pair[0] == Substring(cookieName) { return String(pair[1]) }
-        }
-        return nil
-    }
-
     /// The `Set-Cookie` value that stores the token (HttpOnly, SameSite=Strict, the whole site).
     public var setCookie: String? {
         token.map { "\(Self.cookieName)=\($0); Path=/; HttpOnly; SameSite=Strict" }
@@ -98,19 +91,24 @@ public struct StudioSecurity: Sendable {
         return diff == 0
     }
 
-    private func hasToken(queryToken: String?, cookie: String?) -> (ok: Bool, fromQuery: Bool) {
+    private func hasToken(_ credentials: StudioCredentials) -> (ok: Bool, fromQuery: Bool) {
         guard let token else { return (true, false) }
-        if let q = queryToken, Self.constantTimeEqual(q, token) { return (true, true) }
-        if let c = Self.cookieToken(cookie), Self.constantTimeEqual(c, token) { return (true, false) }
+        if let q = credentials.queryToken, Self.constantTimeEqual(q, token) { return (true, true) }
+        if let c = credentials.cookieToken, Self.constantTimeEqual(c, token) { return (true, false) }
         return (false, false)
     }
 
     /// An HTTP request (page, script, style).
-    public func decideRequest(host: String?, queryToken: String?, cookie: String?) -> Decision {
+    public func decideRequest(host: String?, credentials: StudioCredentials) -> Decision {
         guard hostAllowed(host) else { return .badHost }
-        let t = hasToken(queryToken: queryToken, cookie: cookie)
+        let t = hasToken(credentials)
         guard t.ok else { return .unauthorized }
         return t.fromQuery ? .allowSettingCookie : .allow
+    }
+
+    /// An HTTP request whose `?token=` and Cookie header are given apart.
+    public func decideRequest(host: String?, queryToken: String?, cookie: String?) -> Decision {
+        decideRequest(host: host, credentials: StudioCredentials(queryToken: queryToken, cookieToken: StudioCredentials.cookieToken(cookie)))
     }
 
     /// The origins this server serves ("http://127.0.0.1:8080", …), as browsers write `Origin`.
@@ -134,14 +132,25 @@ public struct StudioSecurity: Sendable {
 
     /// A WebSocket upgrade: Host as for requests; an `Origin` must be this server's own (and then the
     /// cookie or `?token=` must be there too when a token is set); no `Origin` (not a browser) needs the token.
-    public func decideUpgrade(host: String?, origin: String?, queryToken: String?, cookie: String?, scheme: String = "http") -> Decision {
+    public func decideUpgrade(host: String?, origin: String?, credentials: StudioCredentials, scheme: String = "http") -> Decision {
         guard hostAllowed(host) else { return .badHost }
         if let origin {
             guard servedOrigin(origin, scheme: scheme) else { return .forbidden }
-            return hasToken(queryToken: queryToken, cookie: cookie).ok ? .allow : .forbidden
+            return hasToken(credentials).ok ? .allow : .forbidden
         }
         // Not a browser: only the token itself lets it in, even on loopback when a token is set.
-        return hasToken(queryToken: queryToken, cookie: cookie).ok ? .allow : .forbidden
+        return hasToken(credentials).ok ? .allow : .forbidden
+    }
+
+    /// A WebSocket upgrade whose `?token=` and Cookie header are given apart.
+    public func decideUpgrade(host: String?, origin: String?, queryToken: String?, cookie: String?, scheme: String = "http") -> Decision {
+        decideUpgrade(host: host, origin: origin,
+                      credentials: StudioCredentials(queryToken: queryToken, cookieToken: StudioCredentials.cookieToken(cookie)), scheme: scheme)
+    }
+
+    /// A refusal that a wrong token caused (not a foreign Host or Origin): one guess for ``StudioGuessLimiter``.
+    public func isWrongToken(_ decision: Decision, _ credentials: StudioCredentials) -> Bool {
+        token != nil && credentials.presented && (decision == .unauthorized || decision == .forbidden) && !hasToken(credentials).ok
     }
 }
 

@@ -2,63 +2,53 @@ import Ariel
 import Enobarbus
 import Synchronization
 
-/// The studio's control centre, independent of any socket: the instruments (made once at start),
-/// which one is active (shared by every client), the clients with their subscriptions, rate limits,
-/// touches and — for 60 s after their socket is lost — their missed messages. The server feeds it the
-/// text frames it receives and gives each connection an outbox; everything else happens here, under
-/// one lock, so that instruments see one call at a time.
+/// The studio's control centre, independent of any socket. Three parts under one lock, so that
+/// instruments see one call at a time: the clients and their replay (``StudioClientRegistry``), the
+/// dispatch onto the instruments (``StudioStage``) and MIDI learn (``StudioLearnDesk``). Binary frames
+/// (meters, PCM) never take that lock: they go through the ``StudioFanOut`` the registry keeps current.
+/// The server feeds the session the text frames it receives and gives each connection an outbox.
 ///
 /// Every client sees every change: a `set` that an instrument accepts is broadcast as `changed` to
 /// every client subscribed to `state` (the sender too: that is its acknowledgement).
 public final class StudioSession: @unchecked Sendable {
-    public typealias Outbox = @Sendable (StudioOutgoing) -> Void
+    public typealias Outbox = StudioFanOut.Outbox
 
     public let options: StudioSessionOptions
+    /// Who listens to which binary stream; senders of meters and PCM use it without the session's lock.
+    public let fanOut: StudioFanOut
+    /// The audio driver (given at construction): told which instrument renders, hears the pages' reports.
+    public let audio: (any StudioAudioOutput)?
+    /// One element each time an instrument's state or the learned controllers changed (coalesced: a
+    /// reader that is behind sees one). The settings saver waits on it instead of polling.
+    public let changes: AsyncStream<Void>
+    private let changed: AsyncStream<Void>.Continuation
     private let state: StudioLocked<State>
-    /// Called (outside the lock) with the new active instrument's index when a `select` changes it;
-    /// the audio driver switches engines on it.
-    public let onSelect: Mutex<(@Sendable (Int) -> Void)?> = Mutex(nil)
-    /// Called (under the session's lock: keep it short) with a listening page's browser-audio report,
-    /// its client id and the time; the browser-audio driver steers its render rate on it.
-    public let onAudioReport: Mutex<(@Sendable (StudioAudioReport, String, Double) -> Void)?> = Mutex(nil)
-
-    struct Client {
-        var id: String
-        var connection: Int?
-        var outbox: Outbox?
-        var subscriptions: Set<StudioSubscription>
-        var limiter: StudioRateLimiter
-        var touches: Set<Int> = []
-        var pending: [StudioOutgoing] = []
-        var pendingOverflow = false
-        var detachedAt: Double?
-        var lastRateError = -Double.infinity
-    }
 
     struct State {
-        var instruments: [any StudioInstrument]
-        var active: Int?
-        var clients: [String: Client] = [:]
-        /// Connection → client id (after hello).
-        var connections: [Int: String] = [:]
-        var outboxes: [Int: Outbox] = [:]
-        var nextConnection = 1
-        var nextClient = 1
+        var clients: StudioClientRegistry
+        var stage: StudioStage
+        var learn = StudioLearnDesk()
         var statistics = StudioSessionStatistics()
         var audio = StudioAudioStatus(backend: .none)
         var sources: [StudioInputSource] = []
         var info: [String: StudioValue] = [:]
-        /// MIDI learn and the learned controllers (settings-learn).
-        var learn = MIDIControlLearn()
+        /// The last `status` sent (a new one goes out only when it differs).
+        var lastStatus: String?
     }
 
     /// - Parameters:
     ///   - instruments: made by the caller from a ``StudioInstrumentRegistry`` (Home's order).
     ///   - active: index of the instrument active at start (default the first, nil when there is none).
-    public init(instruments: [any StudioInstrument], active: Int? = 0, options: StudioSessionOptions = .init()) {
+    ///   - audio: the audio driver, or nil when nothing renders.
+    ///   - fanOut: the binary fan-out (give the browser-audio driver the same one).
+    public init(instruments: [any StudioInstrument], active: Int? = 0, options: StudioSessionOptions = .init(),
+                audio: (any StudioAudioOutput)? = nil, fanOut: StudioFanOut = StudioFanOut()) {
         self.options = options
-        let a = active.flatMap { instruments.indices.contains($0) ? $0 : nil }
-        state = StudioLocked(State(instruments: instruments, active: a))
+        self.fanOut = fanOut
+        self.audio = audio
+        (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        state = StudioLocked(State(clients: StudioClientRegistry(options: options, fanOut: fanOut),
+                                   stage: StudioStage(instruments: instruments, active: active)))
     }
 
     /// Makes every registered instrument.
@@ -69,20 +59,18 @@ public final class StudioSession: @unchecked Sendable {
     // MARK: Reading
 
     public var statistics: StudioSessionStatistics { state.withLock { $0.statistics } }
-    public var activeIndex: Int? { state.withLock { $0.active } }
-    public var activeID: String? { state.withLock { s in s.active.map { s.instruments[$0].id } } }
+    public var activeIndex: Int? { state.withLock { $0.stage.active } }
+    public var activeID: String? { state.withLock { $0.stage.activeID } }
     public var instrumentList: [(id: String, name: String)] {
-        state.withLock { $0.instruments.map { ($0.id, $0.displayName) } }
+        state.withLock { $0.stage.instruments.map { ($0.id, $0.displayName) } }
     }
-    public var audioEngines: [any StudioAudioEngine] { state.withLock { $0.instruments.map(\.audio) } }
+    public var audioEngines: [any StudioAudioEngine] { state.withLock { $0.stage.instruments.map(\.audio) } }
     /// Clients connected now.
-    public var connectedClientCount: Int { state.withLock { $0.clients.values.filter { $0.connection != nil }.count } }
+    public var connectedClientCount: Int { state.withLock { $0.clients.connectedCount } }
     /// Connected clients subscribed to browser audio (`audio`), by id.
-    public var audioListeners: [String] {
-        state.withLock { $0.clients.values.filter { $0.connection != nil && $0.subscriptions.contains(.audio) }.map(\.id).sorted() }
-    }
+    public var audioListeners: [String] { fanOut.subscribers(of: .audio) }
     /// Clients connected or within their retention time.
-    public var clientCount: Int { state.withLock { $0.clients.count } }
+    public var clientCount: Int { state.withLock { $0.clients.clients.count } }
     public var audioStatus: StudioAudioStatus {
         get { state.withLock { $0.audio } }
         set { state.withLock { $0.audio = newValue } }
@@ -100,8 +88,8 @@ public final class StudioSession: @unchecked Sendable {
     /// Runs `body` on the instrument with `id` under the session's lock (for tests and the edge).
     public func withInstrument<R>(_ id: String, _ body: (any StudioInstrument) throws -> R) rethrows -> R? {
         try state.withLock { s in
-            guard let i = s.instruments.firstIndex(where: { $0.id == id }) else { return nil }
-            return try body(s.instruments[i])
+            guard let i = s.stage.index(of: id) else { return nil }
+            return try body(s.stage.instruments[i])
         }
     }
 
@@ -109,46 +97,18 @@ public final class StudioSession: @unchecked Sendable {
 
     /// A socket opened; returns its connection number. Nothing is sent before the client's `hello`.
     public func connect(outbox: @escaping Outbox) -> Int {
-        state.withLock { s in
-            let c = s.nextConnection
-            s.nextConnection += 1
-            s.outboxes[c] = outbox
-            return c
-        }
+        state.withLock { $0.clients.connect(outbox) }
     }
 
     /// A socket closed: the client's touches end now; its state is kept for ``StudioSessionOptions/retention``.
     /// `missedMessages`: the socket was cut with messages it never got, so a resume sends the whole state.
     public func disconnect(_ connection: Int, now: Double, missedMessages: Bool = false) {
         state.withLock { s in
-            s.outboxes[connection] = nil
-            guard let id = s.connections.removeValue(forKey: connection), var client = s.clients[id], client.connection == connection
-            else { return }
-            endTouches(of: &client, in: &s, now: now)
-            if let a = s.active {
-                let changes = s.instruments[a].clientLeft(id, at: now)
-                if !changes.isEmpty { broadcast(.changed(instrument: s.instruments[a].id, changes: changes), in: &s) }
-            }
-            client.connection = nil
-            client.outbox = nil
-            client.detachedAt = now
-            if missedMessages { client.pendingOverflow = true }
-            s.clients[id] = client
-        }
-    }
-
-    private func endTouches(of client: inout Client, in s: inout State, now: Double) {
-        guard let a = s.active else {
-            client.touches.removeAll()
-            return
-        }
-        for slot in client.touches.sorted() {
-            let changes = try? s.instruments[a].touch(StudioTouch(id: slot, phase: .cancel, x: 0, y: 0, pressure: 0), client: client.id)
-            if let changes, !changes.isEmpty {
-                broadcast(.changed(instrument: s.instruments[a].id, changes: changes), in: &s)
+            guard let left = s.clients.disconnect(connection, now: now, missedMessages: missedMessages) else { return }
+            for (id, changes) in s.stage.clientLeft(left.id, touches: left.touches, now: now) {
+                broadcast(.changed(instrument: id, changes: changes), in: &s)
             }
         }
-        client.touches.removeAll()
     }
 
     // MARK: Messages
@@ -163,22 +123,15 @@ public final class StudioSession: @unchecked Sendable {
         state.withLock { s in
             s.statistics.received += 1
             // Rate limit first: a flood of garbage costs the same as a flood of controls.
-            if let id = s.connections[connection], var client = s.clients[id] {
-                if !client.limiter.allow(at: now) {
-                    s.statistics.rateLimited += 1
-                    if now - client.lastRateError >= 1 {
-                        client.lastRateError = now
-                        client.outbox?(.text(StudioServerMessage.error(.rateLimited).text))
-                    }
-                    s.clients[id] = client
-                    return
-                }
-                s.clients[id] = client
+            if case .refused(let notify) = s.clients.admit(connection, now: now) {
+                s.statistics.rateLimited += 1
+                notify?(.text(StudioServerMessage.error(.rateLimited).text))
+                return
             }
             switch parsed {
             case .failure(let error):
                 s.statistics.malformed += 1
-                s.outboxes[connection]?(.text(StudioServerMessage.error(error).text))
+                reply(.error(error), to: connection, in: s)
             case .success(let message):
                 dispatch(message, from: connection, now: now, in: &s)
             }
@@ -191,232 +144,138 @@ public final class StudioSession: @unchecked Sendable {
         state.withLock { s in
             s.statistics.received += 1
             s.statistics.malformed += 1
-            s.outboxes[connection]?(.text(StudioServerMessage.error(error).text))
+            reply(.error(error), to: connection, in: s)
         }
     }
 
-    private func reply(_ message: StudioServerMessage, to connection: Int, in s: inout State) {
-        s.outboxes[connection]?(.text(message.text))
+    private func reply(_ message: StudioServerMessage, to connection: Int, in s: State) {
+        s.clients.send(.text(message.text), to: connection)
     }
 
     private func dispatch(_ message: StudioClientMessage, from connection: Int, now: Double, in s: inout State) {
-        if case .hello(let requested, let subscriptions) = message {
-            hello(requested, subscriptions, connection: connection, now: now, in: &s)
+        switch message {
+        case .hello(let requested, let subscriptions):
+            hello(requested, subscriptions, connection: connection, in: &s)
             return
-        }
-        if case .ping(let t) = message {
-            reply(.pong(t: t, server: (now * 1000).rounded()), to: connection, in: &s)
+        case .ping(let t):
+            reply(.pong(t: t, server: (now * 1000).rounded()), to: connection, in: s)
             return
-        }
-        if case .clock(let t) = message {
-            let audio = s.active.flatMap { (s.instruments[$0] as? any StudioAudioClock)?.audioTime(now: now) }
-            reply(.clock(t: t, audio: audio, server: (now * 1000).rounded()), to: connection, in: &s)
+        case .clock(let t):
+            reply(.clock(t: t, audio: s.stage.audioTime(now: now), server: (now * 1000).rounded()), to: connection, in: s)
             return
+        default: break
         }
-        guard let id = s.connections[connection], var client = s.clients[id] else {
-            reply(.error(StudioError(code: "not_ready", message: "send hello first", ref: message.type)), to: connection, in: &s)
+        guard let id = s.clients.client(on: connection) else {
+            reply(.error(StudioError(code: "not_ready", message: "send hello first", ref: message.type)), to: connection, in: s)
             return
         }
         do throws(StudioError) {
             switch message {
             case .hello, .ping, .clock: break
             case .audio(let report):
-                let callback = onAudioReport.withLock { $0 }
-                callback?(report, id, now)
+                audio?.report(report, client: id, at: now)
             case .select(let instrument):
-                guard let index = s.instruments.firstIndex(where: { $0.id == instrument }) else { throw .unknownInstrument(instrument) }
-                if index != s.active {
-                    if let old = s.active {
-                        for key in s.clients.keys { s.clients[key]?.touches.removeAll() }
-                        client.touches.removeAll()
-                        s.instruments[old].silence(at: now)
-                    }
-                    s.active = index
-                    let callback = onSelect.withLock { $0 }
-                    callback?(index)
-                }
+                if s.stage.active != s.stage.index(of: instrument), s.stage.index(of: instrument) != nil { s.clients.forgetTouches() }
+                let (index, changed) = try s.stage.select(instrument, now: now)
+                if changed { audio?.select(index) }
                 broadcast(.state(instrument: instrument, state: stateJSON(of: index, in: s)), in: &s)
             case .set(let path, let value), .action(let path, let value):
                 if case .action = message, try learnAction(path: path, value: value, in: &s) { break }
-                let (index, _) = try instrument(for: path, in: s)
-                let changes: [String: StudioValue]
-                if case .set = message {
-                    changes = try s.instruments[index].apply(set: path, value: value)
-                } else {
-                    changes = try s.instruments[index].apply(action: path, value: value, client: id)
-                }
-                if !changes.isEmpty { broadcast(.changed(instrument: s.instruments[index].id, changes: changes), in: &s) }
+                var isAction = false
+                if case .action = message { isAction = true }
+                let (instrument, changes) = try s.stage.apply(path, value: value, action: isAction, client: id)
+                if !changes.isEmpty { broadcast(.changed(instrument: instrument, changes: changes), in: &s) }
             case .touch(let touch):
-                guard let a = s.active else { throw StudioError(code: "not_ready", message: "no instrument is active", ref: "touch") }
-                if touch.ends {
-                    client.touches.remove(touch.id)
-                } else {
-                    client.touches.insert(touch.id)
-                }
-                s.clients[id] = client
-                let changes = try s.instruments[a].touch(touch, client: id, at: now)
-                if !changes.isEmpty { broadcast(.changed(instrument: s.instruments[a].id, changes: changes), in: &s) }
-                return
+                s.clients.touch(touch.id, down: !touch.ends, client: id)
+                let (instrument, changes) = try s.stage.touch(touch, client: id, now: now)
+                if !changes.isEmpty { broadcast(.changed(instrument: instrument, changes: changes), in: &s) }
             }
         } catch {
             s.statistics.refused += 1
-            reply(.error(error), to: connection, in: &s)
+            reply(.error(error), to: connection, in: s)
         }
     }
 
-    /// `path` = `<instrument>.<control>`: the instrument's index; only the active instrument takes controls.
-    private func instrument(for path: String, in s: State) throws(StudioError) -> (Int, Substring) {
-        let parts = path.split(separator: ".", maxSplits: 1)
-        let name = String(parts[0])
-        guard let index = s.instruments.firstIndex(where: { $0.id == name }) else { throw .unknownInstrument(name) }
-        guard index == s.active else {
-            throw StudioError(code: "not_active", message: "select \(name) first", ref: path)
-        }
-        return (index, parts.count > 1 ? parts[1] : "")
-    }
-
-    private func hello(_ requested: String?, _ subscriptions: Set<StudioSubscription>, connection: Int, now: Double, in s: inout State) {
-        // A second hello on the same socket re-subscribes it.
-        if let old = s.connections[connection], var client = s.clients[old] {
-            client.subscriptions = subscriptions
-            s.clients[old] = client
-            sendWelcome(to: client, resumed: true, connection: connection, in: &s)
-            return
-        }
-        let outbox = s.outboxes[connection]
-        if let requested, var client = s.clients[requested] {
-            // Resume: the same id within its retention (a second socket takes it over).
-            if let previous = client.connection, previous != connection {
-                s.connections[previous] = nil
-            }
-            client.connection = connection
-            client.outbox = outbox
-            client.subscriptions = subscriptions
-            client.detachedAt = nil
-            let replay = client.pendingOverflow ? [] : client.pending
-            let overflow = client.pendingOverflow
-            client.pending.removeAll()
-            client.pendingOverflow = false
-            s.clients[requested] = client
-            s.connections[connection] = requested
-            s.statistics.resumed += 1
-            sendWelcome(to: client, resumed: true, connection: connection, in: &s)
-            if overflow {
-                sendState(to: connection, in: &s)
-            } else {
-                for m in replay { outbox?(m) }
-            }
-            return
-        }
-        guard s.clients.count < options.maximumClients else {
+    private func hello(_ requested: String?, _ subscriptions: Set<StudioSubscription>, connection: Int, in s: inout State) {
+        switch s.clients.hello(requested, subscriptions, connection: connection) {
+        case .full:
             reply(.error(StudioError(code: "too_many_clients", message: "the studio has \(options.maximumClients) clients", ref: "hello")),
-                  to: connection, in: &s)
-            return
-        }
-        let id = "c\(s.nextClient)-\(StudioToken.random().prefix(8))"
-        s.nextClient += 1
-        let client = Client(id: id, connection: connection, outbox: outbox, subscriptions: subscriptions,
-                            limiter: StudioRateLimiter(rate: options.rate, burst: options.burst))
-        s.clients[id] = client
-        s.connections[connection] = id
-        sendWelcome(to: client, resumed: false, connection: connection, in: &s)
-        if subscriptions.contains(.state) { sendState(to: connection, in: &s) }
-    }
-
-    private func sendWelcome(to client: Client, resumed: Bool, connection: Int, in s: inout State) {
-        reply(.welcome(client: client.id, instrument: s.active.map { s.instruments[$0].id },
-                       instruments: s.instruments.map { ($0.id, $0.displayName) }, audio: s.audio, resumed: resumed,
-                       info: s.info),
-              to: connection, in: &s)
-    }
-
-    private func sendState(to connection: Int, in s: inout State) {
-        guard let a = s.active else { return }
-        reply(.state(instrument: s.instruments[a].id, state: stateJSON(of: a, in: s)), to: connection, in: &s)
-    }
-
-    /// Sends to every client subscribed; a retained (disconnected) client keeps state messages for replay.
-    private func broadcast(_ message: StudioServerMessage, in s: inout State) {
-        let text = StudioOutgoing.text(message.text)
-        let subscription = message.subscription
-        for (id, var client) in s.clients {
-            if let subscription, !client.subscriptions.contains(subscription) { continue }
-            if let outbox = client.outbox {
-                outbox(text)
-            } else if subscription == .state {
-                if client.pending.count < options.maximumPending {
-                    client.pending.append(text)
-                } else {
-                    client.pendingOverflow = true
-                }
-                s.clients[id] = client
+                  to: connection, in: s)
+        case .resubscribed(let id):
+            sendWelcome(to: id, resumed: true, connection: connection, in: s)
+        case .resumed(let id, let replay):
+            s.statistics.resumed += 1
+            sendWelcome(to: id, resumed: true, connection: connection, in: s)
+            if let replay {
+                for m in replay { s.clients.send(m, to: connection) }
+            } else {
+                sendState(to: connection, in: s)
             }
+        case .joined(let id):
+            sendWelcome(to: id, resumed: false, connection: connection, in: s)
+            if subscriptions.contains(.state) { sendState(to: connection, in: s) }
+            if subscriptions.contains(.status), let status = s.lastStatus { s.clients.send(.text(status), to: connection) }
         }
+    }
+
+    private func sendWelcome(to id: String, resumed: Bool, connection: Int, in s: State) {
+        reply(.welcome(client: id, instrument: s.stage.activeID, instruments: s.stage.instruments.map { ($0.id, $0.displayName) },
+                       audio: s.audio, resumed: resumed, info: s.info),
+              to: connection, in: s)
+    }
+
+    private func sendState(to connection: Int, in s: State) {
+        guard let a = s.stage.active else { return }
+        reply(.state(instrument: s.stage.instruments[a].id, state: stateJSON(of: a, in: s)), to: connection, in: s)
+    }
+
+    /// To every subscribed client (retained ones keep `state` messages for replay); a state change is announced on ``changes``.
+    private func broadcast(_ message: StudioServerMessage, in s: inout State) {
+        s.clients.broadcast(message)
+        if message.subscription == .state { changed.yield() }
     }
 
     // MARK: MIDI learn (settings-learn)
 
     /// The instrument's state with its MIDI learn state (`learn`: armed control, bindings, learnable controls).
     private func stateJSON(of index: Int, in s: State) -> [String: StudioValue] {
-        var state = s.instruments[index].stateJSON()
-        state["learn"] = s.learn.json(instrument: s.instruments[index].id)
+        var state = s.stage.instruments[index].stateJSON()
+        state["learn"] = s.learn.json(instrument: s.stage.instruments[index].id)
         return state
     }
 
-    /// `<id>.learn` (value: a control path, `"hecate.bpm"` or `"bpm"`): the next controller that moves
-    /// binds to it; `<id>.learnCancel`; `<id>.learnClear` (a path, or null for all of the instrument's).
-    /// False when `path` is not a learn action (the instrument's own action then).
+    /// `<id>.learn`, `<id>.learnCancel`, `<id>.learnClear` (``StudioLearnDesk``). False when `path` is not a learn action.
     private func learnAction(path: String, value: StudioValue, in s: inout State) throws(StudioError) -> Bool {
-        let (index, name) = try instrument(for: path, in: s)
-        let id = s.instruments[index].id
-        func control(_ v: StudioValue) throws(StudioError) -> String {
-            guard let text = v.string, text.utf8.count <= 128 else { throw .badValue(path, expected: "a control path such as \(id).bpm") }
-            let full = text.hasPrefix(id + ".") ? text : id + "." + text
-            guard MIDILearnableControl.named(full) != nil else {
-                throw .outOfRange(path, range: MIDILearnableControl.all.map(\.path).filter { $0.hasPrefix(id + ".") }.joined(separator: ", "))
-            }
-            return full
-        }
-        switch name {
-        case "learn":
-            let full = try control(value)
-            do throws(ProsperoSettingsError) { try s.learn.arm(full) } catch { throw .badValue(path, expected: error.reason) }
-        case "learnCancel": s.learn.cancel()
-        case "learnClear":
-            if value.isNull {
-                for b in s.learn.bindings where b.parameter.hasPrefix(id + ".") { s.learn.clear(b.parameter) }
-            } else {
-                s.learn.clear(try control(value))
-            }
-        default: return false
-        }
+        let (index, name) = try s.stage.target(of: path)
+        let id = s.stage.instruments[index].id
+        guard try s.learn.action(name, value: value, path: path, instrument: id) else { return false }
         broadcast(.changed(instrument: id, changes: ["learn": s.learn.json(instrument: id)]), in: &s)
         return true
     }
 
     /// The control waiting for a controller (`hecate.bpm`), nil when none is armed.
-    public var armedLearnControl: String? { state.withLock { $0.learn.armedControl } }
+    public var armedLearnControl: String? { state.withLock { $0.learn.learn.armedControl } }
 
     /// The learned controllers (saved with the settings); setting them replaces every binding.
     public var midiBindings: [MIDIBinding<String>] {
-        get { state.withLock { $0.learn.bindings } }
-        set { state.withLock { $0.learn = MIDIControlLearn(bindings: newValue) } }
+        get { state.withLock { $0.learn.learn.bindings } }
+        set { state.withLock { $0.learn = StudioLearnDesk(learn: MIDIControlLearn(bindings: newValue)) } }
     }
 
-    /// A message from MIDI in (a control change from JACK's `midi_in`): completes an armed learn, or
-    /// moves the bound controls through their instrument's `set` (validated and smoothed as a page's
-    /// slider is), broadcasting the changes.
+    /// A message from MIDI in (a control change from JACK's `midi_in`, delivered as it arrives): completes
+    /// an armed learn, or moves the bound controls through their instrument's `set` (validated and smoothed
+    /// as a page's slider is), broadcasting the changes.
     public func receiveMIDI(_ message: MIDIMessage) {
         state.withLock { s in
             let (learned, moves) = s.learn.receive(message)
-            if let learned, let index = s.instruments.firstIndex(where: { learned.parameter.hasPrefix($0.id + ".") }) {
-                let id = s.instruments[index].id
+            if let learned, let index = s.stage.index(owning: learned) {
+                let id = s.stage.instruments[index].id
                 broadcast(.changed(instrument: id, changes: ["learn": s.learn.json(instrument: id)]), in: &s)
             }
             for (path, value) in moves {
-                guard let index = s.instruments.firstIndex(where: { path.hasPrefix($0.id + ".") }),
-                      let changes = try? s.instruments[index].apply(set: path, value: .number(value)), !changes.isEmpty else { continue }
-                broadcast(.changed(instrument: s.instruments[index].id, changes: changes), in: &s)
+                guard let index = s.stage.index(owning: path),
+                      let changes = try? s.stage.instruments[index].apply(set: path, value: .number(value)), !changes.isEmpty else { continue }
+                broadcast(.changed(instrument: s.stage.instruments[index].id, changes: changes), in: &s)
             }
         }
     }
@@ -425,38 +284,35 @@ public final class StudioSession: @unchecked Sendable {
 
     /// Drops clients whose retention ran out; call about once a second.
     public func expire(now: Double) {
-        state.withLock { s in
-            for (id, client) in s.clients {
-                if let at = client.detachedAt, now - at >= options.retention {
-                    s.clients[id] = nil
-                    s.statistics.expired += 1
-                }
-            }
-        }
+        state.withLock { s in s.statistics.expired += s.clients.expire(now: now) }
     }
 
     /// The active instrument's HUD frame to `frames` subscribers (call at up to 30 Hz).
     public func sendFrame(now: Double) {
         state.withLock { s in
-            guard let a = s.active, let frame = s.instruments[a].frameJSON(now: now) else { return }
-            broadcast(.frame(instrument: s.instruments[a].id, frame: frame), in: &s)
+            guard let a = s.stage.active, let frame = s.stage.instruments[a].frameJSON(now: now) else { return }
+            broadcast(.frame(instrument: s.stage.instruments[a].id, frame: frame), in: &s)
         }
     }
 
-    /// A `status` message (audio, input sources) to `status` subscribers (call at 2 Hz).
-    public func sendStatus(now: Double) {
+    /// A `status` message (audio, input sources) to `status` subscribers, only when it differs from the
+    /// last one sent (call at most at 2 Hz: that is the rate limit of status pushes). True when it was sent.
+    @discardableResult
+    public func sendStatus(now: Double) -> Bool {
         state.withLock { s in
-            broadcast(.status(audio: s.audio, sources: s.sources.map { $0.json(now: now) }), in: &s)
+            let message = StudioServerMessage.status(audio: s.audio, sources: s.sources.map { $0.json(now: now) })
+            let text = message.text
+            guard text != s.lastStatus else { return false }
+            s.lastStatus = text
+            s.clients.broadcast(message)
+            return true
         }
     }
 
-    /// A binary frame to the connected clients subscribed to `subscription` (meters, scope, spectrum, audio).
+    /// A binary frame to the connected clients subscribed to `subscription` (meters, scope, spectrum,
+    /// audio), through the ``fanOut`` without the session's lock.
     public func sendBinary(_ bytes: [UInt8], to subscription: StudioSubscription) {
-        state.withLock { s in
-            for client in s.clients.values where client.subscriptions.contains(subscription) {
-                client.outbox?(.binary(bytes))
-            }
-        }
+        fanOut.send(bytes, to: subscription)
     }
 
     // MARK: Live input (the shared OSC inputs)
@@ -464,24 +320,31 @@ public final class StudioSession: @unchecked Sendable {
     /// Tracking frames from the shared inputs go to the active instrument.
     public func receive(_ frames: [TrackingFrame], at time: Double) {
         state.withLock { s in
-            guard let a = s.active else { return }
-            s.instruments[a].receive(frames, at: time)
+            guard let a = s.stage.active else { return }
+            s.stage.instruments[a].receive(frames, at: time)
+        }
+    }
+
+    /// Wekinator's outputs to the active instrument.
+    public func receiveControls(_ outputs: [Float], at time: Double) {
+        state.withLock { s in
+            guard let a = s.stage.active else { return }
+            s.stage.instruments[a].receiveControls(outputs, at: time)
         }
     }
 
     public func advance(to time: Double) {
         state.withLock { s in
-            guard let a = s.active else { return }
-            s.instruments[a].advance(to: time)
+            guard let a = s.stage.active else { return }
+            s.stage.instruments[a].advance(to: time)
         }
     }
 
     /// The studio stops: every client's touches end, the active instrument ends every note.
     public func finish(at time: Double) {
         state.withLock { s in
-            for key in s.clients.keys { s.clients[key]?.touches.removeAll() }
-            guard let a = s.active else { return }
-            s.instruments[a].silence(at: time)
+            s.clients.forgetTouches()
+            s.stage.silence(at: time)
         }
     }
 }

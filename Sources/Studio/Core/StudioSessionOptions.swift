@@ -1,3 +1,5 @@
+import Horatio
+
 /// Limits and timings of a ``StudioSession``.
 public struct StudioSessionOptions: Sendable, Equatable {
     /// Seconds a disconnected client's state (id, subscriptions, missed messages) is kept for its return.
@@ -8,7 +10,7 @@ public struct StudioSessionOptions: Sendable, Equatable {
     public var rate = 200.0
     public var burst = 400.0
     /// JSON limits for every client message.
-    public var parser = StudioJSONParser.Limits()
+    public var parser = JSONReader.Limits.studioMessage
     /// Clients (connected or retained) at most; a new one past this is refused.
     public var maximumClients = 64
 

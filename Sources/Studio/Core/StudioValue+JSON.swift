@@ -40,13 +40,19 @@ extension StudioValue {
         return "\(n)"
     }
 
-    /// Parses JSON text (RFC 8259) with the limits of ``StudioJSONParser``.
-    public init(json bytes: some Collection<UInt8>, limits: StudioJSONParser.Limits = .init()) throws(StudioError) {
-        var parser = StudioJSONParser(Array(bytes), limits: limits)
-        self = try parser.parseDocument()
+    /// Parses JSON text (RFC 8259) with Horatio's `JSONReader` (a key repeated in one object is refused).
+    /// Throws `too_large` over `limits.maximumBytes`, otherwise `malformed_json` naming the byte and
+    /// what was wrong there.
+    public init(json bytes: some Collection<UInt8>, limits: JSONReader.Limits = .studioMessage) throws(StudioError) {
+        var limits = limits
+        limits.rejectsDuplicateKeys = true
+        do { self = try JSONReader.read(Array(bytes), limits: limits) } catch {
+            if case .tooLarge(let size, let limit) = error.problem { throw .tooLarge(size, limit: limit) }
+            throw .malformedJSON(error.description)
+        }
     }
 
-    public init(json text: String, limits: StudioJSONParser.Limits = .init()) throws(StudioError) {
+    public init(json text: String, limits: JSONReader.Limits = .studioMessage) throws(StudioError) {
         try self.init(json: Array(text.utf8), limits: limits)
     }
 }

@@ -100,12 +100,7 @@ extension HecateStudioInstrument {
     func mute(_ on: Bool) -> [String: StudioValue] {
         guard on != settings.muted else { return [:] }
         settings.muted = on
-        if on {
-            send(.faceLost)
-        } else if faceInView, let face = lastFace {
-            send(.faceFound)
-            send(.face(performance.amounts(for: face)))
-        }
+        live.mute(on)
         return ["muted": .bool(on)]
     }
 

@@ -8,7 +8,7 @@ extension HecateStudioInstrument {
     ///
     /// Members: `face` (in view), `muted`; `meters` {id: {value, amount}} (each 0…1: the raw signal and
     /// what its mappings make of it; absent without a face); `head` {yaw, pitch, roll} in degrees;
-    /// and from the engine's snapshot: `tones` {root…octave} and `bass` (0…1), `beat` {arpeggiator,
+    /// `clockBPM` (the MIDI clock's tempo the engine follows, when one runs); and from the engine's snapshot: `tones` {root…octave} and `bass` (0…1), `beat` {arpeggiator,
     /// step 0…7, tremolo, phase 0…1}, `viz` (``HecateVisualProperties``), `engine` {key, chord, rms,
     /// peak, faceFade, limiterCeiling, gainReduction}.
     public func frameJSON(now: Double) -> [String: StudioValue]? {
@@ -19,7 +19,8 @@ extension HecateStudioInstrument {
         lastFrameTime = now
         faceChanged = false
         var frame: [String: StudioValue] = ["face": .bool(faceInView), "muted": .bool(settings.muted)]
-        if let face = lastFace, faceInView {
+        if let bpm = live.followedBPM { frame["clockBPM"] = .number(bpm) }
+        if let face = live.lastFace, faceInView {
             var readings: [String: StudioValue] = [:]
             for meter in meters {
                 guard let r = meter.reading(face, mappings: mappings) else { continue }

@@ -3,11 +3,12 @@ import Enobarbus
 import Foundation
 import Hecate
 import Horatio
+import LiveHost
 import Touchstone
 
-/// Hecate in the studio: the same engine and face path as `prospero hecate` (face frames →
-/// ``HecatePerformance`` → `DroneSynthEngine` commands through `EngineHost`'s ring), with the
-/// screen's controls (key, chord bar, pack, arpeggiator, tremolo, BPM, play-along and route, bass,
+/// Hecate in the studio: the live adapter `prospero hecate` drives (``HecateLiveInstrument``: face
+/// frames due at their arrival plus the input delay, Wekinator's outputs, the MIDI clock's tempo, the
+/// mute) around the studio's engine, plus only what the page needs: the screen's controls (key, chord bar, pack, arpeggiator, tremolo, BPM, play-along and route, bass,
 /// drone and reverb levels, a ramped mute) and a HUD frame at up to 30 Hz built from the engine's
 /// snapshots and the latest face.
 ///
@@ -32,9 +33,9 @@ public final class HecateStudioInstrument: StudioInstrument {
     public var host: EngineHost<DroneSynthEngine> { engineAudio.host }
 
     public internal(set) var settings: HecateStudioSettings
-    var performance: HecatePerformance
-    /// The latest face (for the HUD) and whether one is in view now.
-    var lastFace: FaceFrame?
+    /// The live adapter: every input reaches the engine through it, as in `prospero hecate`.
+    public let live: HecateLiveInstrument
+    /// Whether a face was in view at the last input or tick (a change redraws the HUD).
     var faceInView = false
     /// Face input since the last HUD frame.
     var faceChanged = false
@@ -48,12 +49,14 @@ public final class HecateStudioInstrument: StudioInstrument {
     ///   - library: the packs offered (default: the built-in ones).
     ///   - settings: the starting settings (a pack id not in `library` falls back to the first pack).
     ///   - mappings: the face → sound routes (default: the seed's).
+    ///   - clock: the MIDI clock arriving at the audio driver (its ``MIDIClockFollower``), nil for none.
+    ///   - frameClock: the audio clock with the input delay (JACK's): face frames are due on it.
     public init(library: HecatePackLibrary = HecatePackLibrary(), settings: HecateStudioSettings = HecateStudioSettings(),
-                mappings: FaceMappingSet = .hecateDefaults) {
+                mappings: FaceMappingSet = .hecateDefaults, clock: (any LiveClock)? = nil,
+                frameClock: (any LiveFrameClock)? = nil) {
         self.library = library
         self.mappings = mappings
         meters = HecateHUDMeter.seed
-        performance = HecatePerformance(mappings: mappings)
         var settings = settings
         if library.pack(id: settings.packID) == nil { settings.packID = library.entries[0].pack.id }
         self.settings = settings
@@ -62,7 +65,9 @@ public final class HecateStudioInstrument: StudioInstrument {
         let host = EngineHost(engine: engine, spec: ProcessSpec(sampleRate: 48_000, maximumBlockSize: 1024, channelCount: 2))
         // The output limiter looks 5 ms ahead (BrickwallLimiter's default), as `prospero hecate` reports to JACK.
         engineAudio = StudioEngineAudio(host: host, latency: { rate in max(1, Int((0.005 * rate).rounded())) })
+        live = HecateLiveInstrument(host: host, chords: [], clock: clock, frameClock: frameClock, mappings: mappings)
         for command in setupCommands() { host.send(command) }
+        if settings.muted { live.mute(true) }
     }
 
     /// Every command that puts the engine in the state `settings` describes.
@@ -79,41 +84,29 @@ public final class HecateStudioInstrument: StudioInstrument {
 
     func send(_ command: DroneSynthEngine.Command) { host.send(command) }
 
-    // MARK: Face input
+    // MARK: Input (through the live adapter)
 
     public func receive(_ frames: [TrackingFrame], at time: Double) {
-        for frame in frames {
-            switch frame {
-            case .face(let face):
-                lastFace = face
-                faceChanged = true
-            case .ended(.face, _):
-                faceChanged = true
-            default:
-                continue
-            }
-            forward(performance.commands(for: frame))
-        }
-        faceInView = performance.lifecycle.snapshot.present.contains(.face)
+        if frames.contains(where: { $0.source == .face }) { faceChanged = true }
+        live.receive(frames, at: time)
+        noteFaceInView()
+    }
+
+    public func receiveControls(_ outputs: [Float], at time: Double) {
+        live.receiveControls(outputs, at: time)
     }
 
     public func advance(to time: Double) {
-        forward(performance.advance(to: time))
-        let inView = performance.lifecycle.snapshot.present.contains(.face)
+        live.advance(to: time)
+        noteFaceInView()
+    }
+
+    /// A face coming into view or leaving it redraws the HUD.
+    func noteFaceInView() {
+        let inView = live.faceInView
         if inView != faceInView {
             faceInView = inView
             faceChanged = true
-        }
-    }
-
-    /// Face commands to the engine; while muted only the fade-out passes (a face frame would fade in).
-    func forward(_ commands: [DroneSynthEngine.Command]) {
-        for command in commands {
-            if settings.muted {
-                if case .faceLost = command { send(command) }
-                continue
-            }
-            send(command)
         }
     }
 

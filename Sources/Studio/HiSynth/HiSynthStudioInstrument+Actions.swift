@@ -1,6 +1,5 @@
 import Foundation
 import HiSynth
-import HiSynthLibrary
 
 extension HiSynthStudioInstrument {
     public func apply(action path: String, value: StudioValue) throws(StudioError) -> [String: StudioValue] {
@@ -53,10 +52,10 @@ extension HiSynthStudioInstrument {
             guard let library else { throw .unsupported("this studio has no preset library", ref: path) }
             var p = preset
             p.name = name
-            do { try library.save(p) } catch {
-                if case .factoryName = error { throw .badValue(path, expected: "a name that is not a factory preset's") }
-                throw StudioError(code: "save_failed", message: error.description, ref: path)
+            if HiSynthPreset.factory.contains(where: { $0.name == name }) {
+                throw .badValue(path, expected: "a name that is not a factory preset's")
             }
+            do { try library.store(p) } catch { throw StudioError(code: "save_failed", message: "\(error)", ref: path) }
             userNames = Self.names(of: library)
             imported.removeAll { $0.name == name }
             var changes = changeSound(to: p)
@@ -100,7 +99,7 @@ extension HiSynthStudioInstrument {
     func presetNamed(_ name: String) -> HiSynthPreset? {
         if let p = HiSynthPreset.factory.first(where: { $0.name == name }) { return p }
         if let p = imported.last(where: { $0.name == name }) { return p }
-        return library?.userPresets().presets.first { $0.name == name }
+        return library?.userPresetList().first { $0.name == name }
     }
 
     func heldCount(of client: String) -> Int { holders.values.filter { $0.contains(client) }.count }

@@ -2,7 +2,6 @@ import Ariel
 import Enobarbus
 import Foundation
 import HiSynth
-import HiSynthLibrary
 import Oberon
 import Touchstone
 
@@ -34,8 +33,8 @@ public final class HiSynthStudioInstrument: StudioInstrument {
     public let audioEngine: HiSynthStudioAudio
     public var audio: any StudioAudioEngine { audioEngine }
     public var host: EngineHost<HiSynthRackEngine> { audioEngine.host }
-    /// The user presets' directory (nil: none, saving is refused).
-    public let library: HiSynthPresetLibrary?
+    /// The user presets, handed in by the edge that owns their files (nil: none, saving is refused).
+    public let library: (any HiSynthPresetStore)?
     /// The song list (the HiSynth song book).
     public let songs: [HiSynthSong]
 
@@ -70,9 +69,9 @@ public final class HiSynthStudioInstrument: StudioInstrument {
 
     /// - Parameters:
     ///   - preset: the starting sound (default the original's first, HiSynth Key).
-    ///   - library: where user presets are saved (default: the XDG data directory); nil: no saving.
+    ///   - library: the user presets (the edge's `HiSynthPresetLibrary`); nil (default): none, saving is refused.
     ///   - songs: the song list (default: the HiSynth song book).
-    public init(preset: HiSynthPreset = HiSynthPreset.factory[0], library: HiSynthPresetLibrary? = HiSynthPresetLibrary(),
+    public init(preset: HiSynthPreset = HiSynthPreset.factory[0], library: (any HiSynthPresetStore)? = nil,
                 songs: [HiSynthSong] = HiSynthSongBook.all.map(\.song)) {
         self.preset = preset
         self.library = library
@@ -89,8 +88,8 @@ public final class HiSynthStudioInstrument: StudioInstrument {
     /// Sends the engine the settings the preset makes.
     func sendSettings() { send(.synth(.apply(HiSynthSettings(preset: preset)))) }
 
-    static func names(of library: HiSynthPresetLibrary?) -> [String] {
-        library?.userPresets().presets.map(\.name) ?? []
+    static func names(of library: (any HiSynthPresetStore)?) -> [String] {
+        library?.userPresetList().map(\.name) ?? []
     }
 
     // MARK: State

@@ -6,8 +6,8 @@ import Prospero
 extension ProsperoSettings {
     /// Parser limits for a settings file: the size limit, shallow nesting, enough members for every
     /// binding.
-    static var jsonLimits: StudioJSONParser.Limits {
-        var limits = StudioJSONParser.Limits()
+    static var jsonLimits: JSONReader.Limits {
+        var limits = JSONReader.Limits.studioMessage
         limits.maximumBytes = maximumBytes
         limits.maximumDepth = 8
         limits.maximumMembers = 4 * maximumBindings

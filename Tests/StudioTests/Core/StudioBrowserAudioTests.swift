@@ -48,15 +48,14 @@ struct StudioBrowserAudioTests {
     }
 
     @Test func aPagesReportReachesTheDriverAndBadReportsAreRefused() {
-        let session = StudioSession(instruments: [StudioToneInstrument()])
-        let received = Mutex<[(StudioAudioReport, String)]>([])
-        session.onAudioReport.withLock { $0 = { report, client, _ in received.withLock { $0.append((report, client)) } } }
+        let driver = ReportRecorder()
+        let session = StudioSession(instruments: [StudioToneInstrument()], audio: driver)
         let texts = Mutex<[String]>([])
         let c = session.connect { m in if case .text(let t) = m { texts.withLock { $0.append(t) } } }
         session.receive(Array(#"{"type":"hello","subscribe":["audio"]}"#.utf8), from: c, now: 0)
         #expect(session.audioListeners.count == 1)
         session.receive(Array(#"{"type":"audio","fill":31.5,"target":30,"latency":44.2,"dropouts":2}"#.utf8), from: c, now: 1)
-        let got = received.withLock { $0 }
+        let got = driver.received.withLock { $0 }
         #expect(got.count == 1)
         #expect(got.first?.0 == StudioAudioReport(fillMs: 31.5, targetMs: 30, latencyMs: 44.2, dropouts: 2))
         #expect(got.first?.1 == session.audioListeners.first)
@@ -66,8 +65,15 @@ struct StudioBrowserAudioTests {
                     #"{"type":"audio","fill":30,"latency":1,"dropouts":0}"#] {
             session.receive(Array(bad.utf8), from: c, now: 2)
         }
-        #expect(received.withLock { $0.count } == 1)
+        #expect(driver.received.withLock { $0.count } == 1)
         let errors = texts.withLock { $0 }.filter { $0.contains(#""code":"bad_message""#) }
         #expect(errors.count == 3)
     }
+}
+
+/// An audio output that records the reports the session hands it.
+final class ReportRecorder: StudioAudioOutput {
+    let received = Mutex<[(StudioAudioReport, String)]>([])
+    func select(_ index: Int?) {}
+    func report(_ report: StudioAudioReport, client: String, at time: Double) { received.withLock { $0.append((report, client)) } }
 }

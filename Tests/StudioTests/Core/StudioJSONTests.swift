@@ -1,3 +1,4 @@
+import Horatio
 import Studio
 import Testing
 
@@ -36,7 +37,7 @@ struct StudioJSONTests {
 
     @Test("limits: size, depth, members")
     func limits() throws {
-        var limits = StudioJSONParser.Limits()
+        var limits = JSONReader.Limits.studioMessage
         limits.maximumBytes = 64
         do {
             _ = try StudioValue(json: "[" + String(repeating: "1,", count: 40) + "1]", limits: limits)

@@ -147,6 +147,10 @@ struct GameStudioInstrumentTests {
         _ = touch(g, .down, 0.5, 0.25)
         let left = UnsafeMutablePointer<Float>.allocate(capacity: 256), right = UnsafeMutablePointer<Float>.allocate(capacity: 256)
         defer { left.deallocate(); right.deallocate() }
+        // Nothing rendered yet: the free clock runs on the monotonic one.
+        clock.now += 0.2
+        let free = g.audioTime(now: clock.now)
+        #expect(abs(free - 0.2) < 1e-12)
         // 0.5 s: the 0.1 s volume ramp is over.
         for _ in 0..<94 {
             left.update(repeating: 0, count: 256); right.update(repeating: 0, count: 256)
@@ -155,8 +159,12 @@ struct GameStudioInstrumentTests {
         let snapshot = try #require(g.output.host.latestSnapshot().snapshot)
         #expect(abs(snapshot.musicLevel - 0.75) < 1e-6)
         #expect(g.output.renderedFrames == 94 * 256)
-        // Rendering: the clock now follows the frames (continuing from where the free clock was).
+        // Rendering: the clock now follows the frames, continuing from where the free clock was (no jump
+        // to the 0.5 s of audio rendered), then advancing by exactly one block per block.
         let t = g.audioTime(now: clock.now)
-        #expect(t >= 0)
+        #expect(t == free)
+        left.update(repeating: 0, count: 256); right.update(repeating: 0, count: 256)
+        g.audio.render(frameCount: 256, left: left, right: right)
+        #expect(abs(g.audioTime(now: clock.now) - (free + 256.0 / 48_000)) < 1e-12)
     }
 }

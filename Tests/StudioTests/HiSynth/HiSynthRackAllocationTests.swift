@@ -1,20 +1,13 @@
 import AllocationCounting
 import Ariel
 import HiSynth
+import ProsperoTestSupport
 import Studio
 import Testing
 
-#if DEBUG
-private let isOptimisedBuild = false
-#else
-private let isOptimisedBuild = true
-#endif
-
 /// The rack renders without allocating: settings, notes, song choice, transport and MIDI in, through
 /// the audio engine the JACK driver calls.
-@Suite(
-    .enabled(if: !AllocationCounter.isDisabledBySanitizer),
-    .enabled(if: isOptimisedBuild, "allocation-free rendering is a release-build guarantee (scripts/test runs in release)"))
+@Suite(.allocationCounting)
 struct HiSynthRackAllocationTests {
     @Test func rackRendersWithoutAllocating() throws {
         try #require(AllocationCounter.isAvailable)

@@ -1,6 +1,8 @@
 // The seed's CRT oscilloscope (OscilloscopeView): phosphor-green trace with bloom, scanlines, a
 // graticule, a vignette and persistence (the previous traces fade rather than vanish).
 
+import { fitCanvas } from "/js/canvas.js";
+
 export class CRTScope {
   constructor(canvas) {
     this.canvas = canvas;
@@ -14,9 +16,7 @@ export class CRTScope {
 
   draw() {
     this.dirty = false;
-    const c = this.canvas, ratio = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(c.clientWidth * ratio)), h = Math.max(1, Math.round(c.clientHeight * ratio));
-    if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
+    const c = this.canvas, { width: w, height: h, ratio } = fitCanvas(c);
     const g = c.getContext("2d");
     // Persistence: darken the last picture instead of clearing it.
     g.fillStyle = "rgba(2, 10, 4, 0.45)";

@@ -1,6 +1,8 @@
 // The seed's analog gauge (DialView): a brass bezel, a cream face with ticks, and a needle that sweeps
 // from 210° to 510° (angles clockwise from 12 o'clock: 7 o'clock at 0 through 12 to 5 o'clock at 1).
 
+import { fitCanvas } from "/js/canvas.js";
+
 export const SWEEP_START = 210;
 export const SWEEP_END = 510;
 
@@ -26,9 +28,7 @@ export class Dial {
     this.shown = settled ? this.value : this.shown + (this.value - this.shown) * Math.min(1, dt * 12);
     this.drawn = true;
     this.drawnWidth = this.canvas.clientWidth;
-    const c = this.canvas, ratio = window.devicePixelRatio || 1;
-    const size = Math.max(1, Math.round(c.clientWidth * ratio));
-    if (c.width !== size || c.height !== size) { c.width = size; c.height = size; }
+    const c = this.canvas, { width: size } = fitCanvas(c, { square: true });
     const g = c.getContext("2d"), r = size / 2, cx = r, cy = r;
     const point = (deg, radius) => {
       const a = (deg * Math.PI) / 180;

@@ -5,6 +5,8 @@
 import { StudioConnection } from "/js/studio.js";
 import { OberonPanels } from "/js/panels.js";
 import { element } from "/js/ui.js";
+import { followActive } from "/js/active.js";
+import { noteName as spelled } from "/js/notes.js";
 import { Pad } from "/hands/pad.js";
 import { Dial } from "/hands/dial.js";
 import { LearnButtons } from "/js/learn.js";
@@ -35,8 +37,8 @@ studio.on("scope", (samples) => scope.feed(samples));
 
 // MARK: Controls
 
-const NOTE_NAMES = ["C", "C♯", "D", "E♭", "E", "F", "F♯", "G", "A♭", "A", "B♭", "B"];
-const noteName = (n) => `${NOTE_NAMES[((n % 12) + 12) % 12]}${Math.floor(n / 12) - 1}`;
+/** A note's name as the current key spells it. */
+const noteName = (n) => spelled(n, state.key);
 const controls = new Map();   // state key → { input, output?, show(value) }
 
 function labelled(text, input, readout) {
@@ -162,20 +164,16 @@ toggle.addEventListener("click", () => {
   toggle.setAttribute("aria-expanded", String(!drawer.hidden));
 });
 document.getElementById("panic").addEventListener("click", () => { endAll("cancel"); studio.action(`${ID}.panic`); });
-document.getElementById("activate").addEventListener("click", () => studio.select(ID));
 
 // MARK: Server
 
-const activeNotice = (instrument) => { document.getElementById("not-active").hidden = instrument === ID; };
 studio.on("connection", (online) => {
   const c = document.getElementById("connection");
   c.classList.toggle("online", online);
   c.textContent = online ? "connected" : "server lost — reconnecting";
   if (!online) { fingers.clear(); pad.local.clear(); }   // the server ended them when the socket went
 });
-studio.on("welcome", (m) => activeNotice(m.instrument));
-studio.on("state", (m) => { activeNotice(m.instrument); if (m.instrument === ID) applyState(m.state); });
-studio.on("changed", (m) => { if (m.instrument === ID) applyState(m.changes); });
+followActive(studio, ID, { state: applyState });
 studio.on("frame", (m) => {
   if (m.instrument !== ID) return;
   Object.assign(hud, m.frame);

@@ -1,6 +1,8 @@
 // The keyboard strip: the piano keys of the note range, with a light on each sounding note (brass for
 // the router's notes, phosphor green for notes the built-in synth holds) and the scale's notes marked.
 
+import { fitCanvas } from "/js/canvas.js";
+
 const BLACK = new Set([1, 3, 6, 8, 10]);
 
 export class KeyboardStrip {
@@ -32,9 +34,7 @@ export class KeyboardStrip {
 
   draw() {
     this.dirty = false;
-    const c = this.canvas, ratio = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(c.clientWidth * ratio)), h = Math.max(1, Math.round(c.clientHeight * ratio));
-    if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
+    const c = this.canvas, { width: w, height: h } = fitCanvas(c);
     const g = c.getContext("2d");
     g.clearRect(0, 0, w, h);
     const whites = [];

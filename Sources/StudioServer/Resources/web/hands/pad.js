@@ -3,6 +3,7 @@
 // pad between the header bar and the HUD (origin top-left, y down), which is the space the router's zones and the landmarks use.
 
 import { drawWoodGrain } from "/hands/woodgrain.js";
+import { fitCanvas } from "/js/canvas.js";
 
 /** MediaPipe's hand bones: thumb, index, middle, ring, pinky, and the palm's knuckle line. */
 export const HAND_BONES = [
@@ -35,10 +36,8 @@ export class Pad {
   }
 
   fit() {
-    const c = this.canvas, ratio = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(c.clientWidth * ratio)), h = Math.max(1, Math.round(c.clientHeight * ratio));
-    if (c.width !== w || c.height !== h || !this.grain) {
-      c.width = w; c.height = h;
+    const { width: w, height: h, ratio, resized } = fitCanvas(this.canvas);
+    if (resized || !this.grain) {
       this.grain = document.createElement("canvas");
       this.grain.width = w; this.grain.height = h;
       drawWoodGrain(this.grain.getContext("2d"), w, h, this.seed);

@@ -3,6 +3,7 @@
 // beat) and Immerse. The page draws; the server decides: every control is a `set`/`action` and the
 // page shows what the server answers (docs/studio-protocol.md).
 import { StudioConnection } from "/js/studio.js";
+import { followActive } from "/js/active.js";
 import { OberonPanels } from "/js/panels.js";
 import { element, button, slider, select } from "/js/ui.js";
 import { Immerse } from "/hecate/immerse.js";
@@ -58,7 +59,6 @@ function closeGuide() {
   $("guide").hidden = true;
   try { localStorage.setItem(GUIDE_SEEN, "1"); } catch { /* private mode: show it again next time */ }
 }
-$("activate").addEventListener("click", () => studio.select("hecate"));
 
 // ---- HUD: tone columns ----
 const toneColumns = {};
@@ -148,8 +148,11 @@ function buildMeters(state) {
       // Voicing lists the tones a meter adds; sculpting the parameter it moves.
       if ((m.group === "voicing") !== (r.target.startsWith("tone.") || r.target === "bass")) continue;
       const what = GUIDE_WORDS[m.id] ?? m.label.toLowerCase();
+      // The colour through the CSSOM: the Content-Security-Policy refuses style attributes.
+      const swatch = element("span", { class: "swatch" });
+      swatch.style.background = m.colour;
       $(`guide-${m.group}`).append(element("tr", {},
-        element("td", { class: "what" }, element("span", { class: "swatch", style: `background:${m.colour}` }), what),
+        element("td", { class: "what" }, swatch, what),
         element("td", { text: r.drives }), element("td", { class: "range", text: r.range })));
     }
   }
@@ -192,24 +195,22 @@ function show() {
   if (s.visual) immerse.setVisual(s.visual);
   learn.update(s.learn);
 }
-function applyState(m) {
-  const mine = m.instrument === "hecate";
-  $("not-active").hidden = mine;
-  if (!mine) return;
-  hecate.state = m.state;
-  buildSettings(m.state);
-  buildMeters(m.state);
-  buildChords(m.state);
-  faceShown(m.state.faceInView);
+function applyState(state) {
+  hecate.state = state;
+  buildSettings(state);
+  buildMeters(state);
+  buildChords(state);
+  faceShown(state.faceInView);
   show();
 }
-studio.on("welcome", (m) => { $("not-active").hidden = m.instrument === "hecate"; });
-studio.on("state", applyState);
-studio.on("changed", (m) => {
-  if (m.instrument !== "hecate" || !hecate.state) return;
-  Object.assign(hecate.state, m.changes);
-  if (m.changes.chords) buildChords(hecate.state);
-  show();
+followActive(studio, "hecate", {
+  state: applyState,
+  changed: (changes) => {
+    if (!hecate.state) return;
+    Object.assign(hecate.state, changes);
+    if (changes.chords) buildChords(hecate.state);
+    show();
+  },
 });
 studio.on("error", (m) => {
   const s = $("connection");

@@ -8,6 +8,8 @@
 //   immerse.setVisual({ shader: "moss-grid", overrides: { feedbackDecay, warp, palette } });
 //   immerse.update(viz); immerse.setVisible(true);
 
+import { fitCanvas } from "/js/canvas.js";
+
 export const IDLE_RMS = 0.005;
 export const IDLE_FPS = 10;
 
@@ -134,13 +136,7 @@ export class Immerse {
   }
 
   fit() {
-    const ratio = Math.min(window.devicePixelRatio || 1, 2);
-    const w = Math.max(1, Math.round(this.canvas.clientWidth * ratio)), h = Math.max(1, Math.round(this.canvas.clientHeight * ratio));
-    if (this.canvas.width !== w || this.canvas.height !== h) {
-      this.canvas.width = w;
-      this.canvas.height = h;
-      if (this.gl) this.makeTargets();
-    }
+    if (fitCanvas(this.canvas, { maxRatio: 2 }).resized && this.gl) this.makeTargets();
   }
 
   // ---- WebGL ----

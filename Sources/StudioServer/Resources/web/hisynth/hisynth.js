@@ -4,6 +4,7 @@
 // `set hisynth.<control>`, `action hisynth.<action>`; the server's frames draw the views.
 
 import { StudioConnection } from "/js/studio.js";
+import { followActive } from "/js/active.js";
 import { element, button } from "/js/ui.js";
 import { drawADSR, drawFilter, drawLFO, drawScope, drawRoll } from "/hisynth/views.js";
 import { Keyboard } from "/hisynth/keyboard.js";
@@ -296,16 +297,12 @@ studio.on("frame", (m) => {
   if (!drawPending) { drawPending = true; requestAnimationFrame(draw); }
 });
 
-const activeNotice = (instrument) => { document.getElementById("not-active").hidden = instrument === ID; };
-document.getElementById("activate").addEventListener("click", () => studio.select(ID));
 studio.on("connection", (online) => {
   const c = document.getElementById("connection");
   c.classList.toggle("online", online);
   c.textContent = online ? "connected" : "server lost — reconnecting";
 });
-studio.on("welcome", (m) => activeNotice(m.instrument));
-studio.on("state", (m) => { activeNotice(m.instrument); if (m.instrument === ID) applyState(m.state); });
-studio.on("changed", (m) => { if (m.instrument === ID) applyState(m.changes); });
+followActive(studio, ID, { state: applyState });
 studio.on("error", (m) => {
   if (typeof m.ref === "string" && m.ref.startsWith(`${ID}.preset`)) message.textContent = m.message;
 });

@@ -4,8 +4,8 @@
 // the server ends a page's notes when its socket is lost.
 
 const BLACK = new Set([1, 3, 6, 8, 10]);
-const NAMES = ["C", "C♯", "D", "D♯", "E", "F", "F♯", "G", "G♯", "A", "A♯", "B"];
-export const noteName = (n) => `${NAMES[n % 12]}${Math.floor(n / 12) - 1}`;
+import { noteName } from "/js/notes.js";
+export { noteName };
 /** Computer keys → semitones above the keyboard's lowest C (a piano layout on the home row). */
 export const COMPUTER_KEYS = {
   KeyA: 0, KeyW: 1, KeyS: 2, KeyE: 3, KeyD: 4, KeyF: 5, KeyT: 6, KeyG: 7, KeyY: 8, KeyH: 9, KeyU: 10, KeyJ: 11,

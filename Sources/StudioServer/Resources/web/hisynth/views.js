@@ -1,6 +1,8 @@
 // HiSynth's drawings: the ADSR curve, the filter panel (spectrum bars + magnitude response on a log
 // axis), the LFO previews, the oscilloscope and the piano roll (spec §1 and §3). Canvas 2D only.
 
+import { fitCanvas } from "/js/canvas.js";
+
 export const SCOPE_COLOR = "#4fbcd4";
 const AXIS_LOW = 20, AXIS_HIGH = 22000;
 const TICKS = [50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000];
@@ -9,16 +11,12 @@ export const SPECTRUM_FLOOR = -100, SPECTRUM_TOP = 0;
 /** The response curve's range on screen, dB. */
 const RESPONSE_LOW = -48, RESPONSE_HIGH = 24;
 
+/** The canvas fitted to its CSS box; drawing in CSS pixels (`w` × `h`). */
 function fit(canvas) {
-  const ratio = window.devicePixelRatio || 1;
-  const w = canvas.clientWidth || canvas.width, h = canvas.clientHeight || canvas.height;
-  if (canvas.width !== Math.round(w * ratio) || canvas.height !== Math.round(h * ratio)) {
-    canvas.width = Math.round(w * ratio);
-    canvas.height = Math.round(h * ratio);
-  }
+  const { width, height, ratio } = fitCanvas(canvas);
   const ctx = canvas.getContext("2d");
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-  return { ctx, w, h };
+  return { ctx, w: width / ratio, h: height / ratio };
 }
 
 /** x of a frequency on the filter panel's log axis. */

@@ -11,7 +11,7 @@ export const STEPS = [
   { panel: "filter", title: "Filters",
     text: "The low-pass filter makes the sound darker, the high-pass brighter. Positive resonance gives a “wah” peak at the cutoff; negative smooths it. The curve is the filters' real response over the live spectrum." },
   { panel: "lfo", title: "Low Frequency Oscillators (LFO)",
-    text: "Three LFOs from 0.2 to 20 Hz, each with a waveform, depth, rate and phase, modulate pitch, amplitude and the two cutoffs — tick them in the matrix, and combine several on one target." },
+    text: "Three LFOs from 0.25 to 20 Hz, each with a waveform, depth, rate and phase, modulate pitch, amplitude and the two cutoffs — tick them in the matrix, and combine several on one target." },
   { panel: "fx", title: "Audio Effects",
     text: "Four effects in a fixed order: decimator, drive, delay and reverb, each with its switch and its mix." },
   { panel: "presets", title: "Presets",
@@ -69,9 +69,12 @@ export class Walkthrough {
     const width = Math.min(400, window.innerWidth - 16);
     this.step.style.width = `${width}px`;
     this.step.style.left = `${Math.max(8, Math.min(window.innerWidth - width - 8, r.right - width))}px`;
+    // The bottom edge the popover may reach: above the browser-audio bar when it shows.
+    const bar = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--audio-bar-space")) || 0;
+    const bottom = window.innerHeight - bar;
     const below = r.bottom + 8;
     const height = this.step.offsetHeight;
-    this.step.style.top = `${below + height < window.innerHeight ? below : Math.max(8, r.top - height - 8)}px`;
+    this.step.style.top = `${below + height < bottom ? below : Math.max(8, Math.min(r.top - height - 8, bottom - height - 8))}px`;
   }
 
   close() {

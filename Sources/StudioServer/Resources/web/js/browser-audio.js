@@ -43,6 +43,9 @@ class BrowserAudio {
     this.listen.addEventListener("click", () => this.start());
     this.box.append(this.listen, this.text);
     document.body.appendChild(this.box);
+    // The page keeps the bar's height free at its bottom (--audio-bar-space, css/audio-bar.css), so that the
+    // bar never lies over a control.
+    new ResizeObserver(() => this.reserve()).observe(this.box);
     if (!window.isSecureContext) {
       this.listen.disabled = true;
       this.text.textContent = "Browser audio needs a secure page: open it on localhost, or start the studio with --tls (https)";
@@ -56,6 +59,13 @@ class BrowserAudio {
   update(audio) {
     this.box.hidden = !audio || audio.backend !== "browser";
     if (audio?.rate) this.rate = audio.rate;
+    this.reserve();
+  }
+
+  reserve() {
+    const space = this.box.hidden ? 0 : Math.ceil(this.box.getBoundingClientRect().height);
+    document.documentElement.style.setProperty("--audio-bar-space", `${space}px`);
+    document.documentElement.classList.toggle("has-audio-bar", space > 0);
   }
 
   async start() {

@@ -5,6 +5,8 @@
 //   import { OberonPanels } from "/js/panels.js";
 //   new OberonPanels(document.querySelector("#panels"), studio);
 
+import { fitCanvas } from "/js/canvas.js";
+
 const FLOOR_DB = -60;
 
 export function dbOf(linear) {
@@ -46,9 +48,7 @@ export class OberonPanels {
   }
 
   fit(canvas) {
-    const ratio = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(canvas.clientWidth * ratio)), h = Math.max(1, Math.round(canvas.clientHeight * ratio));
-    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+    fitCanvas(canvas);
     return canvas.getContext("2d");
   }
 

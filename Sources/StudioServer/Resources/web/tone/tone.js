@@ -2,6 +2,7 @@
 import { StudioConnection } from "/js/studio.js";
 import { OberonPanels } from "/js/panels.js";
 import { button, slider } from "/js/ui.js";
+import { followActive } from "/js/active.js";
 
 const studio = new StudioConnection();
 window.studio = studio;
@@ -31,13 +32,7 @@ studio.on("connection", (online) => {
   c.classList.toggle("online", online);
   c.textContent = online ? "connected" : "server lost — reconnecting";
 });
-studio.on("welcome", (m) => { document.getElementById("not-active").hidden = m.instrument === "tone"; });
-studio.on("state", (m) => {
-  document.getElementById("not-active").hidden = m.instrument === "tone";
-  if (m.instrument === "tone") { Object.assign(state, m.state); show(); }
-});
-studio.on("changed", (m) => { if (m.instrument === "tone") { Object.assign(state, m.changes); show(); } });
-document.getElementById("activate").addEventListener("click", () => studio.select("tone"));
+followActive(studio, "tone", { state: (s) => { Object.assign(state, s); show(); } });
 
 // The pad: one finger plays; pointerup, pointercancel, leaving and a hidden page end it.
 const pad = document.getElementById("tone-pad");

@@ -1,14 +1,14 @@
 import Foundation
 import Glibc
 
-/// A plain TCP client for the server tests: HTTP requests with any headers (a foreign Host, an Origin)
+/// A plain TCP client for the studio's tests (in-process servers and `prospero studio`): HTTP requests with any headers (a foreign Host, an Origin)
 /// and a minimal RFC 6455 WebSocket client (masked client frames, unmasked server frames), so that the
 /// tests see exactly what goes over the wire.
-final class RawClient: @unchecked Sendable {
-    let fd: Int32
+public final class RawClient: @unchecked Sendable {
+    public let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int) throws {
+    public init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -27,15 +27,15 @@ final class RawClient: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ d: String) { description = d }
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(_ d: String) { description = d }
     }
 
     /// A reader's pong and a sender's frame may be written from two threads; each frame goes out whole.
     private let writeLock = NSLock()
 
-    func write(_ bytes: [UInt8]) {
+    public func write(_ bytes: [UInt8]) {
         writeLock.lock()
         defer { writeLock.unlock() }
         var sent = 0
@@ -68,11 +68,11 @@ final class RawClient: @unchecked Sendable {
         return Array(buffer[taken..<(taken + count)])
     }
 
-    struct HTTPResponse {
-        var status: Int
-        var head: String
-        var body: String
-        func header(_ name: String) -> String? {
+    public struct HTTPResponse {
+        public var status: Int
+        public var head: String
+        public var body: String
+        public func header(_ name: String) -> String? {
             for line in head.split(separator: "\r\n") {
                 let parts = line.split(separator: ":", maxSplits: 1)
                 if parts.count == 2, parts[0].lowercased() == name.lowercased() { return parts[1].trimmingCharacters(in: .whitespaces) }
@@ -82,7 +82,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Sends a request and reads the response head (and a Content-Length body).
-    func request(_ path: String, method: String = "GET", headers: [(String, String)]) throws -> HTTPResponse {
+    public func request(_ path: String, method: String = "GET", headers: [(String, String)]) throws -> HTTPResponse {
         var text = "\(method) \(path) HTTP/1.1\r\n"
         for (k, v) in headers { text += "\(k): \(v)\r\n" }
         text += "\r\n"
@@ -111,7 +111,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// The WebSocket upgrade request; the response's status (101 when upgraded).
-    func upgrade(host: String, origin: String?, path: String = "/ws", cookie: String? = nil) throws -> HTTPResponse {
+    public func upgrade(host: String, origin: String?, path: String = "/ws", cookie: String? = nil) throws -> HTTPResponse {
         var headers = [("Host", host), ("Upgrade", "websocket"), ("Connection", "Upgrade"),
                        ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="), ("Sec-WebSocket-Version", "13")]
         if let origin { headers.append(("Origin", origin)) }
@@ -120,7 +120,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Sends one masked frame (opcode 1 text, 2 binary, 0xA pong).
-    func sendFrame(_ payload: [UInt8], opcode: UInt8 = 1) {
+    public func sendFrame(_ payload: [UInt8], opcode: UInt8 = 1) {
         var frame: [UInt8] = [0x80 | opcode]
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         if payload.count < 126 {
@@ -137,11 +137,11 @@ final class RawClient: @unchecked Sendable {
         write(frame)
     }
 
-    func sendText(_ text: String) { sendFrame(Array(text.utf8)) }
+    public func sendText(_ text: String) { sendFrame(Array(text.utf8)) }
 
     /// The next data frame (opcode, payload); nil on close or timeout. Pings are answered with a pong, as
     /// browsers do (the server pings every 30 s and closes a socket that did not answer the last one).
-    func readFrame() -> (opcode: UInt8, payload: [UInt8])? {
+    public func readFrame() -> (opcode: UInt8, payload: [UInt8])? {
         while true {
             guard let head = take(2) else { return nil }
             let opcode = head[0] & 0x0F
@@ -165,7 +165,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// The next JSON text message, skipping binary frames.
-    func readJSON() -> [String: Any]? {
+    public func readJSON() -> [String: Any]? {
         while let frame = readFrame() {
             guard frame.opcode == 1 else { continue }
             return (try? JSONSerialization.jsonObject(with: Data(frame.payload))) as? [String: Any]
@@ -174,7 +174,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// JSON messages until one satisfies `match` (nil if none comes).
-    func readJSON(until match: ([String: Any]) -> Bool) -> [String: Any]? {
+    public func readJSON(until match: ([String: Any]) -> Bool) -> [String: Any]? {
         while let m = readJSON() { if match(m) { return m } }
         return nil
     }

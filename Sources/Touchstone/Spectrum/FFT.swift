@@ -1,15 +1,18 @@
 import Foundation
 
-/// An in-place iterative radix-2 complex FFT (decimation in time) of a fixed power-of-two size.
+/// An in-place iterative radix-2 complex FFT (decimation in time) of a fixed power-of-two size, in
+/// `Float` (the haptics' audio analysis) or `Double` (Oberon's meters and spectra): the package's one FFT.
 ///
-/// Twiddle factors and the bit-reversal permutation are computed at `init`; `forward` never
-/// allocates. X[k] = Σ x[n]·e^(−2πi·kn/N), unscaled.
-public final class FFT {
+/// Twiddle factors (computed in `Double`, then rounded once to `Scalar`) and the bit-reversal
+/// permutation are made at `init`; `forward` never allocates. X[k] = Σ x[n]·e^(−2πi·kn/N), unscaled.
+public final class FFT<Scalar: BinaryFloatingPoint> {
     /// Transform length (a power of two, 2…65 536).
     public let size: Int
-    private let cosines: UnsafeMutablePointer<Double>
-    private let sines: UnsafeMutablePointer<Double>
-    private let reversed: UnsafeMutablePointer<Int>
+    /// cos(2πk/N) for k in 0..<N/2.
+    @usableFromInline let cosines: UnsafeMutablePointer<Scalar>
+    /// −sin(2πk/N) for k in 0..<N/2 (the forward transform's sign).
+    @usableFromInline let sines: UnsafeMutablePointer<Scalar>
+    @usableFromInline let reversed: UnsafeMutablePointer<Int>
 
     /// - Parameter size: a power of two, 2…65 536 (a precondition).
     public init(size: Int) {
@@ -18,9 +21,9 @@ public final class FFT {
         cosines = .allocate(capacity: size / 2)
         sines = .allocate(capacity: size / 2)
         for k in 0..<(size / 2) {
-            let angle = -2 * Double.pi * Double(k) / Double(size)
-            cosines[k] = cos(angle)
-            sines[k] = sin(angle)
+            let angle = 2 * Double.pi * Double(k) / Double(size)
+            cosines[k] = Scalar(cos(angle))
+            sines[k] = Scalar(-sin(angle))
         }
         reversed = .allocate(capacity: size)
         let bits = size.trailingZeroBitCount
@@ -38,7 +41,8 @@ public final class FFT {
     }
 
     /// Transforms `real` + i·`imaginary` (each `size` values) in place.
-    public func forward(real: UnsafeMutablePointer<Double>, imaginary: UnsafeMutablePointer<Double>) {
+    @inlinable
+    public func forward(real: UnsafeMutablePointer<Scalar>, imaginary: UnsafeMutablePointer<Scalar>) {
         for i in 0..<size {
             let j = reversed[i]
             if j > i {

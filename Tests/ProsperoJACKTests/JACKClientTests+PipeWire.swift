@@ -1,0 +1,195 @@
+import Ariel
+import Enobarbus
+import Foundation
+import Glibc
+import ProsperoTestSupport
+import Synchronization
+import Testing
+
+/// The live commands under `pw-jack` against a private PipeWire (``PipeWireTestSession``: its own bus,
+/// PipeWire, WirePlumber and a null sink), as most Linux desktops run them: sound is read back at the
+/// sink's monitor ports, MIDI at a second client. Everything PipeWire-JACK runs in child processes: libjack
+/// keeps per-process globals, and this process's own clients belong to the dummy jackd tests. Nested in the
+/// serialized JACK suite, so no jackd test runs beside it.
+extension JACKClientTests {
+    @Suite("PipeWire", .serialized)
+    struct PipeWireTests {
+        static var runnable: Bool {
+            TestPeers.enabled(PipeWireTestSession.available && Peers.path(of: "jack_rec") != nil && JACKClientTests.prospero != nil)
+        }
+
+        /// A child's log so far.
+        static func text(_ log: URL) -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+        /// Waits until `log` contains `ready` (the child still running).
+        static func waitForLine(_ ready: String, in child: (process: Process, log: URL), _ what: String) throws {
+            try waitUntil("'\(ready)' from \(what)", timeout: .seconds(15)) { text(child.log).contains(ready) || !child.process.isRunning }
+            try #require(child.process.isRunning, "\(what) ended early: \(text(child.log))")
+        }
+
+        /// Records the sink's two monitor ports for `seconds`.
+        static func recordMonitor(_ pipewire: PipeWireTestSession, seconds: Int) throws -> WAVAudio {
+            try pipewire.record(seconds: seconds)
+        }
+
+        /// Sends SIGINT (or `signal`) and expects a clean exit 0 within 5 s.
+        static func expectCleanStop(_ child: (process: Process, log: URL), _ what: String, signal: Int32 = SIGINT,
+                                    sourceLocation: SourceLocation = #_sourceLocation) {
+            kill(child.process.processIdentifier, signal)
+            let deadline = Date().addingTimeInterval(5)
+            while child.process.isRunning && Date() < deadline { usleep(5_000) }
+            #expect(!child.process.isRunning, "\(what) still runs 5 s after signal \(signal)", sourceLocation: sourceLocation)
+            PipeWireTestSession.stop(child.process, signal: SIGKILL)
+            #expect(child.process.terminationReason == .exit && child.process.terminationStatus == 0,
+                    "\(what): \(text(child.log))", sourceLocation: sourceLocation)
+        }
+
+        /// The longest stretch of sound above 0.1 in `samples` (5 ms windows).
+        static func longestSound(_ samples: [Float]) -> Range<Int> {
+            let window = 240
+            var best = 0..<0, runStart: Int?
+            for w in 0...(samples.count / window) {
+                let range = (w * window)..<min(samples.count, (w + 1) * window)
+                let loud = !range.isEmpty && samples[range].contains { abs($0) > 0.1 }
+                if loud, runStart == nil { runStart = range.lowerBound }
+                if !loud, let s = runStart {
+                    if range.lowerBound - s > best.count { best = s..<range.lowerBound }
+                    runStart = nil
+                }
+            }
+            if let s = runStart, samples.count - s > best.count { best = s..<samples.count }
+            return best
+        }
+
+        /// `pw-jack prospero play`: jack_midiseq plays A4 into its midi_in, and the sink's monitor carries a
+        /// 440 Hz sine at the synth's voice level (the outputs went to the sink, PipeWire's physical playback).
+        @Test(.enabled(if: runnable))
+        func playSoundsMIDIAtTheSinksMonitor() throws {
+            let prospero = try TestPeers.require(JACKClientTests.prospero, "the prospero executable (swift build)")
+            let pipewire = try PipeWireTestSession()
+            defer { pipewire.stop() }
+            let sequencer = try pipewire.start("jack_midiseq", ["seq", "48000", "0", "69", "40000"])
+            defer { PipeWireTestSession.stop(sequencer.process) }
+            try waitUntil("seq:out in PipeWire-JACK", timeout: .seconds(10)) {
+                (try? pipewire.run("jack_lsp", [], timeout: 10))?.output.contains("seq:out") == true
+            }
+            let play = try pipewire.start(prospero.path, ["play", "--client-name", "PWPlay", "--waveform", "sine", "--mono",
+                                                          "--velocity-sensitivity", "0", "--attack", "0.002", "--sustain", "1",
+                                                          "--release", "0.01", "--midi-in", "seq:out"])
+            defer { PipeWireTestSession.stop(play.process, signal: SIGKILL) }
+            try Self.waitForLine("playback latency", in: play, "pw-jack prospero play")
+            let connections = try pipewire.run("jack_lsp", ["-c"], timeout: 10).output
+            #expect(connections.contains("PWPlay:out_left\n   \(pipewire.sink.playback[0])"), "\(connections)")
+            let audio = try Self.recordMonitor(pipewire, seconds: 3)
+            Self.expectCleanStop(play, "play")
+            #expect(audio.sampleRate == 48_000)
+            let left = audio.channels[0]
+            #expect(audio.channels[1] == left, "mono: both channels equal")
+            let best = Self.longestSound(left)
+            try #require(best.count > 30_000, "longest note \(best.count) frames: \(Self.text(play.log))")
+            let samples = Array(left[(best.lowerBound + 2_400)..<(best.upperBound - 2_400)])
+            let measured = SignalMeasure.frequency(of: samples, sampleRate: 48_000)
+            #expect(abs(measured - 440) < 0.05, "\(measured) Hz")
+            let peakDB = SignalMeasure.sinePeakDBFS(samples)
+            #expect(abs(peakDB - 20 * log10(Double(PolySynth.voiceLevel))) < 0.1, "\(peakDB) dBFS")
+        }
+
+        /// Whether the face sender thread goes on.
+        final class Sending: Sendable { let on = Atomic<Bool>(true) }
+
+        /// One native face frame: the blendshapes and the head in one bundle.
+        static func face(jaw: Float, smile: Float) -> [UInt8] {
+            let blend = try! OSCEncoder.encode(OSCMessage("/prospero/face/blend", [
+                .string("jawOpen"), .float32(jaw), .string("browInnerUp"), .float32(0.2),
+                .string("mouthSmileLeft"), .float32(smile), .string("mouthSmileRight"), .float32(smile)]))
+            let head = try! OSCEncoder.encode(OSCMessage("/prospero/face/head", [.float32(0), .float32(0), .float32(0)]))
+            return SenderTestPackets.bundle([blend, head])
+        }
+
+        /// `pw-jack prospero hecate --play-along` on a sink named as PipeWire names Bluetooth earbuds: the route is
+        /// read from the real sink's alias (bluetooth), so play-along's ceiling is −14 dBFS; there is no sound before
+        /// a face, a face stream plays the chord (I in C: C, E and G are the strongest tones) at the sink, and
+        /// SIGTERM ends it with exit 0.
+        @Test(.enabled(if: runnable))
+        func hecatePlaysAFaceAtTheBluetoothSink() throws {
+            let prospero = try TestPeers.require(JACKClientTests.prospero, "the prospero executable (swift build)")
+            let pipewire = try PipeWireTestSession(sink: .bluetooth)
+            defer { pipewire.stop() }
+            let port = JACKClientTests.freePort
+            let hecate = try pipewire.start(prospero.path, ["hecate", "--client-name", "PWHecate", "--port", "\(port)",
+                                                            "--key", "C", "--chord", "I", "--play-along", "--no-settings"])
+            defer { PipeWireTestSession.stop(hecate.process, signal: SIGKILL) }
+            try Self.waitForLine("playback latency", in: hecate, "pw-jack prospero hecate")
+            let output = Self.text(hecate.log)
+            #expect(output.contains("hecate: output route: bluetooth sink (bluez_output.14_3F_A6_28_DC_51.1:playback_"), "\(output)")
+            let silent = try Self.recordMonitor(pipewire, seconds: 1)
+            #expect(ProsperoTestSupport.SignalMeasure.peak(silent.channels[0]) < 3e-5, "no face, no sound (−90 dBFS)")
+            let sending = Sending()
+            let thread = Thread {
+                guard let sender = try? UDPTestSender() else { return }
+                while sending.on.load(ordering: .relaxed) {
+                    _ = sender.send(Self.face(jaw: 0.6, smile: 0.3), port: port)
+                    usleep(16_667)
+                }
+            }
+            thread.start()
+            usleep(1_000_000)  // the face fades in
+            let audio = try Self.recordMonitor(pipewire, seconds: 2)
+            sending.on.store(false, ordering: .relaxed)
+            Self.expectCleanStop(hecate, "hecate", signal: SIGTERM)
+            let left = audio.channels[0]
+            let rms = ProsperoTestSupport.SignalMeasure.rms(left, 0..<left.count)
+            #expect(rms > 0.005, "a face sounds at the sink: RMS \(rms)")
+            // The Bluetooth route's play-along ceiling, −14 dBFS (true peak within 0.06 dB of it).
+            let peak = ProsperoTestSupport.SignalMeasure.peak(left)
+            #expect(20 * log10(Double(peak)) <= -14 + 0.06, "peak \(20 * log10(Double(peak))) dBFS over the Bluetooth ceiling")
+            // The strongest tones among MIDI notes 36…96, measured at each note's frequency.
+            let strengths = (36...96).map { note -> (Int, Double) in
+                (note, ProsperoTestSupport.SignalMeasure.toneAmplitude(left, at: 440 * pow(2, Double(note - 69) / 12), in: 0..<left.count, sampleRate: 48_000))
+            }.sorted { $0.1 > $1.1 }
+            let strongest = strengths.prefix(3).map { $0.0 % 12 }
+            #expect(Set(strongest).isSubset(of: [0, 4, 7]), "strongest notes \(strengths.prefix(6))")
+        }
+
+        /// `pw-jack prospero hands --output both`: a hand held at A4 sounds the built-in synth at the sink and
+        /// sends its MIDI to `jack_midi_dump`, a second PipeWire-JACK client; SIGINT sends the note-off and CC 123
+        /// there before the command exits 0.
+        @Test(.enabled(if: runnable && Peers.runnable("jack_midi_dump")))
+        func handsBothReachTheSinkAndASecondClientAndStopEndsTheNote() throws {
+            let prospero = try TestPeers.require(JACKClientTests.prospero, "the prospero executable (swift build)")
+            let pipewire = try PipeWireTestSession()
+            defer { pipewire.stop() }
+            let dump = try pipewire.start("jack_midi_dump", ["-a", "pwdump"])
+            defer { PipeWireTestSession.stop(dump.process) }
+            try waitUntil("pwdump:input in PipeWire-JACK", timeout: .seconds(10)) {
+                (try? pipewire.run("jack_lsp", [], timeout: 10))?.output.contains("pwdump:input") == true
+            }
+            let port = JACKClientTests.freePort
+            let hands = try pipewire.start(prospero.path, ["hands", "--output", "both", "--client-name", "PWHands", "--port", "\(port)",
+                                                           "--timeout", "10", "--midi-out", "pwdump:input", "--no-settings"])
+            defer { PipeWireTestSession.stop(hands.process, signal: SIGKILL) }
+            try Self.waitForLine("playback latency", in: hands, "pw-jack prospero hands")
+            let sender = try UDPTestSender()
+            for _ in 0..<3 {
+                _ = sender.send(JACKClientTests.handMessage(height: 9.5 / 11), port: port)
+                usleep(30_000)
+            }
+            let audio = try Self.recordMonitor(pipewire, seconds: 1)
+            Self.expectCleanStop(hands, "hands")
+            usleep(300_000)
+            PipeWireTestSession.stop(dump.process)
+            let left = audio.channels[0]
+            #expect(ProsperoTestSupport.SignalMeasure.rms(left, 0..<left.count) > 0.01, "the built-in synth sounds at the sink: \(Self.text(hands.log))")
+            let received = JACKClientTests.parseDump(Self.text(dump.log)).map(\.bytes)
+            let noteOn = received.firstIndex { $0.count == 3 && $0[0] & 0xF0 == 0x90 && $0[1] == 69 && $0[2] > 0 }
+            let noteOff = received.lastIndex { $0.count == 3 && ($0[0] & 0xF0 == 0x80 || ($0[0] & 0xF0 == 0x90 && $0[2] == 0)) && $0[1] == 69 }
+            let allNotesOff = received.lastIndex { $0.count == 3 && $0[0] & 0xF0 == 0xB0 && $0[1] == 123 }
+            #expect(noteOn != nil, "\(received)")
+            if let noteOn, let noteOff, let allNotesOff {
+                #expect(noteOff > noteOn && allNotesOff > noteOn, "\(received)")
+            } else {
+                Issue.record("no note-off or CC 123 at the dump: \(received)")
+            }
+        }
+    }
+}

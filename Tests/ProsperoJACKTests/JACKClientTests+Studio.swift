@@ -1,0 +1,236 @@
+import Enobarbus
+import Foundation
+import Glibc
+import ProsperoJACK
+import ProsperoTestSupport
+import Synchronization
+import Testing
+
+/// `prospero studio --audio jack` against the live core's promises, with Hecate selected over the
+/// studio's WebSocket as a page selects it: the studio's Hecate is the live adapter `prospero hecate`
+/// drives, so it meets the same latency bound, follows the same MIDI clock and plays Wekinator's
+/// outputs (docs/live-parity.md). Each test has its command-line twin (the latency and clock tests of
+/// this suite, `hecateWekinatorOutputsPlayIt` here).
+extension JACKClientTests {
+    /// A studio on a test server: its log, its HTTP port (printed), and a page's socket once selected.
+    final class StudioRun: @unchecked Sendable {
+        let process = Process()
+        let logURL: URL
+        let settingsURL: URL
+        let oscPort: Int
+        private(set) var socket: RawClient?
+
+        /// - Parameter hecate: the settings file's Hecate section (JSON members).
+        init(server: JACKTestServer, client: String, oscPort: Int, extra: [String] = [], hecate: String = "") throws {
+            guard let prospero = JACKClientTests.prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
+            self.oscPort = oscPort
+            let directory = FileManager.default.temporaryDirectory
+            logURL = directory.appendingPathComponent("studio-\(server.name)-\(client).log")
+            settingsURL = directory.appendingPathComponent("studio-\(server.name)-\(client)-settings.json")
+            FileManager.default.createFile(atPath: logURL.path, contents: nil)
+            try Data(#"{"version": 1, "hecate": {\#(hecate)}}"#.utf8).write(to: settingsURL)
+            process.executableURL = prospero
+            process.arguments = ["studio", "--audio", "jack", "--port", "0", "--osc-port", "\(oscPort)", "--no-qr",
+                                 "--settings", settingsURL.path, "--client-name", client, "--no-connect-audio"] + extra
+            var environment = ProcessInfo.processInfo.environment
+            environment["JACK_DEFAULT_SERVER"] = server.name
+            environment["JACK_NO_START_SERVER"] = "1"
+            process.environment = environment
+            let log = try FileHandle(forWritingTo: logURL)
+            process.standardOutput = log
+            process.standardError = log
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+
+        var output: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+
+        /// Waits for the studio to serve and play, then selects `instrument` as a page does (the
+        /// page's socket subscribes to `subscribe` and stays open).
+        func select(_ instrument: String, subscribe: String = #"["state","frames"]"#) throws {
+            try waitUntil("the studio to serve", timeout: .seconds(20)) { output.contains("Ctrl-C to stop") || !process.isRunning }
+            socket = try StudioPage.selecting(instrument, output: output, subscribe: subscribe).socket
+        }
+
+        /// SIGINT, then the exit status.
+        func stop() throws -> Int32 {
+            if process.isRunning { kill(process.processIdentifier, SIGINT) }
+            try waitUntil("the studio to stop", timeout: .seconds(10)) { !process.isRunning }
+            return process.terminationStatus
+        }
+
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(at: logURL)
+            try? FileManager.default.removeItem(at: settingsURL)
+        }
+    }
+
+    /// A face with the mouth half open (the 5th sounds) as the native sender's bundle, and its end.
+    static let faceOn = SenderTestPackets.bundle([SenderTestPackets.oscString("/prospero/face/blend") + SenderTestPackets.oscString(",sf")
+        + SenderTestPackets.oscString("jawOpen") + SenderTestPackets.float(0.5)])
+    static let faceEnd = SenderTestPackets.bundle([SenderTestPackets.osc("/prospero/face/end")])
+
+    /// Hecate's fade-in is an S-curve from silence: the first changed sample is found at 1e-6 (−120 dBFS)
+    /// after a whole period below 1e-7, with the reverb off so that silence is reached between events.
+    static let hecateLevels: (onset: Float, quiet: Float) = (1e-6, 1e-7)
+
+    /// The studio's Hecate: a face over the studio's OSC input, out_left measured.
+    static var studioHecate: LatencySubject {
+        LatencySubject(
+        client: "LatencyStudio",
+        arguments: { port, _ in
+            ["studio", "--audio", "jack", "--port", "0", "--osc-port", "\(port)", "--no-qr", "--no-connect-audio", "--no-settings"]
+        },
+        on: faceOn, off: faceEnd, measuresMIDI: false, maximumSends: 4 * latencyEvents, onsetLevel: hecateLevels.onset,
+        quietLevel: hecateLevels.quiet, prepare: { output in try StudioPage.selecting("hecate", output: output(), sets: [("hecate.reverb", "0")]) })
+    }
+
+    /// `prospero hecate`: the same face, the same measurement.
+    static var cliHecate: LatencySubject {
+        LatencySubject(
+        client: "LatencyHecate",
+        arguments: { port, _ in ["hecate", "--no-connect-audio", "--no-settings", "--reverb-mix", "0", "--port", "\(port)"] },
+        on: faceOn, off: faceEnd, measuresMIDI: false, maximumSends: 4 * latencyEvents, onsetLevel: hecateLevels.onset,
+        quietLevel: hecateLevels.quiet)
+    }
+
+    /// A page's socket on a running studio with `instrument` selected (the studio's log names its port).
+    final class StudioPage {
+        let socket: RawClient
+        init(socket: RawClient) { self.socket = socket }
+
+        /// - Parameter sets: controls the page sets once selected (path, JSON value).
+        static func selecting(_ instrument: String, output: String, subscribe: String = #"["state"]"#,
+                              sets: [(String, String)] = []) throws -> StudioPage {
+            guard let r = output.range(of: "studio: http://127.0.0.1:"), let port = Int(output[r.upperBound...].prefix { $0.isNumber })
+            else { throw RawClient.Failure("no studio URL in its output: \(output)") }
+            let client = try RawClient(port: port)
+            let response = try client.upgrade(host: "127.0.0.1:\(port)", origin: "http://127.0.0.1:\(port)")
+            guard response.status == 101 else { throw RawClient.Failure("upgrade answered \(response.status)") }
+            client.sendText(#"{"type":"hello","client":null,"subscribe":\#(subscribe)}"#)
+            guard client.readJSON(until: { $0["type"] as? String == "welcome" }) != nil else { throw RawClient.Failure("no welcome") }
+            client.sendText(#"{"type":"select","instrument":"\#(instrument)"}"#)
+            guard client.readJSON(until: { $0["type"] as? String == "state" && $0["instrument"] as? String == instrument }) != nil
+            else { throw RawClient.Failure("no state of \(instrument)") }
+            for (path, value) in sets {
+                client.sendText(#"{"type":"set","path":"\#(path)","value":\#(value)}"#)
+                guard client.readJSON(until: { $0["type"] as? String == "changed" || $0["type"] as? String == "error" })?["type"] as? String == "changed"
+                else { throw RawClient.Failure("\(path) = \(value) was refused") }
+            }
+            return StudioPage(socket: client)
+        }
+    }
+
+    static func expectHecateLatency(_ run: LatencyRun, _ name: String, printed: Int) {
+        print("\(name) at -p 256, input delay 256: \(run)")
+        let delay = period
+        #expect(run.audio.count == latencyEvents, "\(run)\n\(run.output)")
+        #expect(run.audio.allSatisfy { $0 > 0 }, "\(run.audio)")
+        // The printed input → sound (input delay + the output stage's look-ahead), then the drone's level
+        // rising to the probe's onset within a period, plus 1 ms.
+        #expect(LatencyRun.median(run.audio) <= printed + period + 48, "median, printed \(printed): \(run)")
+        #expect((run.audio.max() ?? .max) <= delay + 3 * period, "worst: \(run)")
+    }
+
+    /// UDP face → first changed sample, `prospero hecate` and the studio's Hecate (the one adapter driven by
+    /// both): each median ≤ the command's printed input → sound + 1 period + 1 ms, and the two within 1 ms.
+    /// (The studio prints its latency at start, for the instrument active then, so the command's figure is the
+    /// reference for both.)
+    @Test(.enabled(if: liveStopRunnable))
+    func studioHecateMatchesTheCommandsLatency() throws {
+        guard let cli = try Self.firstUndisturbed("hecate latency", attempts: 4, { try Self.measureLatency(Self.cliHecate) },
+                                                  \.isDisturbed) else { return }
+        guard let studio = try Self.firstUndisturbed("studio hecate latency", attempts: 4, { try Self.measureLatency(Self.studioHecate) },
+                                                     \.isDisturbed) else { return }
+        let printed = try #require(cli.printedInputToSound, "\(cli.output)")
+        Self.expectHecateLatency(cli, "prospero hecate", printed: printed)
+        Self.expectHecateLatency(studio, "studio hecate", printed: printed)
+        #expect(abs(LatencyRun.median(studio.audio) - LatencyRun.median(cli.audio)) <= 48, "studio \(studio)\ncommand \(cli)")
+    }
+
+    /// The studio's Hecate follows 132 BPM MIDI clock on its midi_in: the page's HUD frames carry the tempo.
+    @Test(.enabled(if: liveStopRunnable))
+    func studioHecateFollowsMIDIClock() throws {
+        let framesPerClock = 48_000.0 * 60 / (132 * 24)
+        var script = [TimedMIDI(frame: 0, bytes: [0xFA])]
+        for k in 1...110 { script.append(TimedMIDI(frame: Int((Double(k) * framesPerClock).rounded()), bytes: [0xF8])) }
+        let run = try Self.firstUndisturbed("studio hecate clock", attempts: 4, {
+            let server = try JACKTestServer()
+            let sender = try JACKClient(configuration: server.configuration(client: "clock"))
+            let clock = ScriptedMIDIHandler(script: script)
+            try sender.activate(handler: clock)
+            defer { sender.close() }
+            let studio = try StudioRun(server: server, client: "ClockStudio", oscPort: Self.freePort,
+                                       extra: ["--midi-in", sender.ports.midiOutput])
+            try studio.select("hecate")
+            try waitUntil("the clock connection", timeout: .seconds(5)) {
+                sender.portInfo(named: "ClockStudio:midi_in").map { !$0.connections.isEmpty } ?? false
+            }
+            let xrunsBefore = sender.statistics.xruns
+            clock.armed.store(true, ordering: .releasing)
+            try waitUntil("the clock script", timeout: .seconds(5)) { clock.scriptFinished.load(ordering: .acquiring) }
+            usleep(50_000)  // the last period's clocks reach the studio one period later
+            // Only xruns while the clock plays shift the two clients' frame counts against each other.
+            let xruns = sender.statistics.xruns - xrunsBefore
+            // The HUD's frames until one shows the tempo settled (or the socket's 5 s timeout).
+            var tempo: Double?
+            while let message = studio.socket?.readJSON(until: { $0["type"] as? String == "frame" }) {
+                guard let bpm = (message["frame"] as? [String: Any])?["clockBPM"] as? Double else { continue }
+                tempo = bpm
+                if abs(bpm - 132) < 0.05 { break }
+            }
+            let status = try studio.stop()
+            return (tempo: tempo, xruns: xruns, status: status, output: studio.output)
+        }, { $0.xruns > 0 })
+        guard let run else { return }
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.tempo.map { abs($0 - 132) < 0.05 } ?? false, "followed \(String(describing: run.tempo)): \(run.output)")
+    }
+
+    /// Wekinator's outputs play Hecate from silence, in the studio and with `prospero hecate`: the first
+    /// output vector (eyebrows raised: the 3rd) sounds at out_left with no face in view.
+    @Test(.enabled(if: liveStopRunnable))
+    func wekinatorOutputsPlayHecateInTheStudioAndTheCLI() throws {
+        for subject in [Self.studioHecate, Self.cliHecate] {
+            let server = try JACKTestServer(period: Self.period)
+            let probe = try LatencyProbe(serverName: server.name, onsetLevel: 1e-3, quietLevel: 1e-4)
+            defer { probe.close() }
+            let port = Self.freePort
+            let logURL = FileManager.default.temporaryDirectory.appendingPathComponent("wekinator-\(server.name).log")
+            FileManager.default.createFile(atPath: logURL.path, contents: nil)
+            defer { try? FileManager.default.removeItem(at: logURL) }
+            let process = Process()
+            process.executableURL = try #require(Self.prospero)
+            process.arguments = subject.arguments(port, probe.midiInput) + ["--client-name", subject.client]
+            var environment = ProcessInfo.processInfo.environment
+            environment["JACK_DEFAULT_SERVER"] = server.name
+            environment["JACK_NO_START_SERVER"] = "1"
+            process.environment = environment
+            let log = try FileHandle(forWritingTo: logURL)
+            process.standardOutput = log
+            process.standardError = log
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            func output() -> String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+            try waitUntil("\(subject.client) to play", timeout: .seconds(20)) { output().contains("input → sound") || !process.isRunning }
+            try waitUntil("out_left to connect to the probe") { probe.connect("\(subject.client):out_left", to: probe.audioInput) }
+            let page = try subject.prepare(output)
+            defer { withExtendedLifetime(page) {} }
+            try waitUntil("silence", timeout: .seconds(3)) { probe.quiet.load(ordering: .relaxed) }
+            let before = probe.onsetCount.load(ordering: .acquiring)
+            let sender = try UDPTestSender()
+            for _ in 0..<10 {
+                sender.send(SenderTestPackets.wekinatorOutputs([0, 1]), port: port)
+                usleep(20_000)
+            }
+            try waitUntil("\(subject.client): Wekinator's face to sound", timeout: .seconds(3)) {
+                probe.onsetCount.load(ordering: .acquiring) > before
+            }
+            kill(process.processIdentifier, SIGINT)
+            try waitUntil("\(subject.client) to stop", timeout: .seconds(10)) { !process.isRunning }
+            #expect(process.terminationStatus == 0, "\(output())")
+        }
+    }
+}
