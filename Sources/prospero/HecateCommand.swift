@@ -412,9 +412,9 @@ final class HecateJACKHandler: JACKProcessHandler, @unchecked Sendable {
     var host: EngineHost<DroneSynthEngine> { audio.host }
 
     init(setup: HecateSetup) {
-        // DroneSynthEngine's output limiter uses BrickwallLimiter's default 5 ms look-ahead.
+        // The output limiter's delay as prepared by JACK: the live stage, 1 ms with true peak.
         audio = EngineProcessHandler(engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key),
-                                     latency: { _, rate in max(1, Int((0.005 * rate).rounded())) })
+                                     latency: { engine, _ in engine.latencySamples })
         for c in setup.initialCommands { audio.host.send(c) }
     }
 

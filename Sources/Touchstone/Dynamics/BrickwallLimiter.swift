@@ -36,6 +36,14 @@ import Foundation
 /// - `releaseTime`: seconds, 0.005…2 (clamped).
 /// - Look-ahead: seconds at creation (0.0005…0.05, default 5 ms); see `latencySamples`.
 ///
+/// Live stage: prepared for a live stream (`ProcessSpec.isLive`: JACK, the studio), the limiter keeps
+/// its whole delay within `ProcessSpec.liveLatencyBudget` (1 ms), the true-peak stage's 26 frames
+/// included, by shortening the look-ahead (22 frames at 48 kHz; `window(lookahead:truePeak:spec:)`).
+/// The ceiling holds exactly as with the long window (steps 3–6 hold for any L ≥ 1; the same 4 000
+/// seeded cases and 16× reference check it, `BrickwallLimiterTruePeakTests`); what changes is the
+/// attack, a fade over 0.46 ms instead of 5 ms, heard only where the limiter works hard. Offline
+/// renders keep the requested look-ahead.
+///
 /// Buffers are allocated in `prepare`. Output is always finite.
 ///
 /// Thread confinement: use an instance from one thread at a time (the audio
@@ -188,9 +196,20 @@ public final class BrickwallLimiter: StereoProcessor {
         frameState.outputGain >= 1 ? 0 : -20 * log10(max(frameState.outputGain, 1e-9))
     }
 
+    /// The look-ahead window L in frames for `spec`: the requested look-ahead, or for a live stream
+    /// (`spec.isLive`) the live stage: the whole delay, true-peak detection included, within
+    /// `ProcessSpec.liveLatencyBudget` (at 48 kHz 22 + 26 = 48 frames, at 96 kHz 70 + 26 = 96; at
+    /// least one frame, so below 27 kHz the detector alone exceeds 1 ms).
+    public static func window(lookahead: Double, truePeak: Bool, spec: ProcessSpec) -> Int {
+        let requested = max(1, Int((lookahead * spec.sampleRate).rounded()))
+        guard spec.isLive else { return requested }
+        let budget = Int((ProcessSpec.liveLatencyBudget * spec.sampleRate).rounded())
+        return max(1, min(requested, budget - (truePeak ? TruePeakDetector.latency : 0)))
+    }
+
     public func prepare(_ spec: ProcessSpec) {
         sampleRate = Float(spec.sampleRate)
-        window = max(1, Int((lookahead * spec.sampleRate).rounded()))
+        window = Self.window(lookahead: lookahead, truePeak: truePeak, spec: spec)
         windowLength = Double(window + 1)
         var capacity = 2
         while capacity < window + 2 { capacity <<= 1 }
