@@ -12,6 +12,8 @@ import Testing
 /// (`/prospero/face/blend jawOpen 0.9` + `/prospero/face/head`, as the camera bridge sends a frame) and a
 /// Face Cap stream (a frame of 57 loose datagrams, stamped at its first: `/HT`, `/HR`, `/HRQ`, `/ELR`,
 /// `/ERR`, then `/W 0` … `/W 51` with jawOpen 0.9), which closes on its last `/W` from the first frame on.
+/// And MIDI in → sound: a note-on written by a second client of the test (`MIDINoteProbe`) at its period's
+/// first frame into `prospero play`'s `midi_in`.
 ///
 /// At 64-frame periods: median ≤ 5 ms (240 frames), worst ≤ median + 2 ms (96 frames). At every period,
 /// the median ≤ input delay + the live limiter's 1 ms + a period + 1 ms. An event the machine's load
@@ -19,8 +21,15 @@ import Testing
 /// and a run with too many of them is made again; the bounds are never loosened.
 extension JACKClientTests {
     enum GestureSender: String, CustomStringConvertible, CaseIterable, Sendable {
-        case bundle, faceCap
-        var description: String { self == .bundle ? "native bundle" : "Face Cap stream" }
+        /// The native bundle and a Face Cap stream to `prospero hecate`; a note on `midi_in` of `prospero play`.
+        case bundle, faceCap, midiIn
+        var description: String {
+            switch self {
+            case .bundle: "native bundle → hecate"
+            case .faceCap: "Face Cap stream → hecate"
+            case .midiIn: "MIDI in → play"
+            }
+        }
     }
 
     struct GestureRun: CustomStringConvertible {
@@ -57,6 +66,8 @@ extension JACKClientTests {
                 .message(OSCMessage("/prospero/face/head", [.float32(0), .float32(0), .float32(0)])),
             ]))
             return [try! OSCEncoder.encode(frame)]
+        case .midiIn:
+            return []
         case .faceCap:
             let head: [OSCMessage] = [
                 OSCMessage("/HT", [.float32(0), .float32(0), .float32(0.4)]), OSCMessage("/HR", [.float32(0), .float32(0), .float32(0)]),
@@ -76,6 +87,8 @@ extension JACKClientTests {
         let server = try JACKTestServer(period: period)
         let probe = try LatencyProbe(serverName: server.name)
         defer { probe.close() }
+        let notes = try MIDINoteProbe(serverName: server.name)
+        defer { notes.close() }
         let port = freePort
         let sender = try UDPTestSender()
         let logURL = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-\(server.name).log")
@@ -84,8 +97,9 @@ extension JACKClientTests {
         let process = Process()
         process.executableURL = prospero
         // No reverb, so the sound ends soon after the face (each event starts from silence).
-        process.arguments = ["hecate", "--client-name", "GestureHecate", "--no-connect-audio", "--no-settings",
-                             "--reverb-mix", "0", "--port", "\(port)"]
+        process.arguments = kind == .midiIn
+            ? ["play", "--client-name", "GestureHecate", "--no-connect-audio", "--release", "0.05"]
+            : ["hecate", "--client-name", "GestureHecate", "--no-connect-audio", "--no-settings", "--reverb-mix", "0", "--port", "\(port)"]
         var environment = ProcessInfo.processInfo.environment
         environment["JACK_DEFAULT_SERVER"] = server.name
         environment["JACK_NO_START_SERVER"] = "1"
@@ -97,18 +111,23 @@ extension JACKClientTests {
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         func output() -> String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
-        try waitUntil("prospero hecate to report its latency", timeout: .seconds(10)) {
-            output().contains("input → sound") || !process.isRunning
+        try waitUntil("prospero to report its latency", timeout: .seconds(10)) {
+            output().contains("MIDI in → sound") || !process.isRunning
         }
         try #require(process.isRunning, "prospero hecate ended early: \(output())")
         try waitUntil("out_left to connect to the probe") { probe.connect("GestureHecate:out_left", to: probe.audioInput) }
+        if kind == .midiIn { try waitUntil("the notes to connect to midi_in") { notes.connect(to: "GestureHecate:midi_in") } }
         usleep(100_000)
 
         let datagrams = gestureDatagrams(kind)
-        func sendFace() { for d in datagrams { sender.send(d, port: port) } }
+        func sendFace() {
+            if kind == .midiIn { notes.request(note: 69, velocity: 100) }
+            for d in datagrams { sender.send(d, port: port) }
+        }
         func endFace() {
             // Face Cap has no end message: the face is lost after Hecate's timeout without frames.
             if kind == .bundle { sender.send(faceEnd, port: port) }
+            if kind == .midiIn { notes.request(note: 69, velocity: 0) }
         }
         // One face first (not measured): the launch fade-in.
         sendFace()
@@ -135,9 +154,16 @@ extension JACKClientTests {
             _ = probe.takeCadenceSpread()
             let waitBefore = RunQueueWait.total(measured)
             let onsetIndex = probe.onsetCount.load(ordering: .acquiring)
-            let sendFrame = probe.frameTimeNow
+            let notesSent = notes.sentCount.load(ordering: .acquiring)
+            var sendFrame = probe.frameTimeNow
             sendFace()
-            let stampToSend = Int(Int32(bitPattern: probe.frameTimeNow &- sendFrame))
+            var stampToSend = Int(Int32(bitPattern: probe.frameTimeNow &- sendFrame))
+            if kind == .midiIn {
+                // The note enters the graph at the first frame of the period the note probe wrote it in.
+                try waitUntil("the note of event \(sent)", timeout: .seconds(2)) { notes.sentCount.load(ordering: .acquiring) > notesSent }
+                sendFrame = notes.lastSentFrame
+                stampToSend = 0
+            }
             sent += 1
             do {
                 try waitUntil("the sound of event \(sent)", timeout: .seconds(2)) { probe.onsetCount.load(ordering: .acquiring) > onsetIndex }
@@ -158,7 +184,7 @@ extension JACKClientTests {
         judge()
         if stalledRun { frames.removeAll() }
         kill(process.processIdentifier, SIGINT)
-        try waitUntil("prospero hecate to stop") { !process.isRunning }
+        try waitUntil("prospero to stop") { !process.isRunning }
         let text = output()
         let printed = text.split(separator: "\n").first { $0.contains("input → sound") }.flatMap { line -> Int? in
             guard let r = line.range(of: "input → sound ") else { return nil }
@@ -169,18 +195,21 @@ extension JACKClientTests {
         return run
     }
 
-    /// Live Hecate, default input delay (one period), the live limiter (48 frames).
+    /// Live Hecate, default input delay (one period), the live limiter (48 frames); MIDI into `prospero play`
+    /// (no input delay: MIDI is read at its frame in the period it arrives in).
     @Test(.enabled(if: liveStopRunnable), arguments: [64, 128, 256], GestureSender.allCases)
     func gestureToSoundIsFiveMillisecondsAtSixtyFourFramePeriods(period: Int, sender: GestureSender) throws {
         guard let run = try Self.firstUndisturbed("gesture latency \(sender) -p \(period)", attempts: 6,
                                                   { try Self.measureGestureLatency(period: period, sender: sender) }, \.isDisturbed)
         else { return }
-        print("hecate gesture → sound: \(run)")
+        print("gesture → sound: \(run)")
         #expect(run.frames.count == Self.gestureEvents && run.frames.allSatisfy { $0 > 0 }, "\(run)\n\(run.output)")
-        let delay = period
-        #expect(run.printedInputToSound == delay + 48, "input delay + the live limiter's 48 frames: \(run)")
+        let delay = sender == .midiIn ? 0 : period
+        if sender != .midiIn {
+            #expect(run.printedInputToSound == delay + 48, "input delay + the live limiter's 48 frames: \(run)")
+        }
         #expect(run.median <= delay + 48 + period + 48, "\(run)")
-        if period == 64 {
+        if period == 64 && sender != .midiIn {
             #expect(run.median <= 240, "median ≤ 5 ms: \(run)")
             #expect(run.worst <= run.median + 96, "worst ≤ median + 2 ms: \(run)")
         }
