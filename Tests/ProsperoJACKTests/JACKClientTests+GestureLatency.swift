@@ -8,10 +8,16 @@ import Testing
 /// Gesture → sound of live Hecate (issue 30), end to end on `jackd -d dummy`, in JACK frames, as a new user
 /// would measure it: the test stamps each face it sends over UDP with `jack_frame_time` and a probe client of
 /// its own records the frame time of the first non-silent sample at `out_left` (the probe is the port's only
-/// destination, so JACK reports no playback latency to add). Two senders: the native bundle
-/// (`/prospero/face/blend jawOpen 0.9` + `/prospero/face/head`, as the camera bridge sends a frame) and a
-/// Face Cap stream (a frame of 57 loose datagrams, stamped at its first: `/HT`, `/HR`, `/HRQ`, `/ELR`,
-/// `/ERR`, then `/W 0` … `/W 51` with jawOpen 0.9), which closes on its last `/W` from the first frame on.
+/// destination, so JACK reports no playback latency to add). Non-silent is −120 dBFS for Hecate: a face fades
+/// Hecate in along a 450 ms S-curve (`DroneSynthEngine.fadeInTime`), which takes about 17 ms to reach
+/// −60 dBFS but well under a millisecond to leave −120 dBFS, and Hecate without a face renders silence.
+/// Two senders: the native bundle (`/prospero/face/blend jawOpen 0.9` + `/prospero/face/head`, as the
+/// camera bridge sends a frame) and a Face Cap stream (a frame of 57 loose datagrams: `/HT`, `/HR`, `/HRQ`,
+/// `/ELR`, `/ERR`, then `/W 0` … `/W 51` with jawOpen 0.9), which closes on its last `/W` from the first frame
+/// on; it is stamped at that last datagram, when the frame is whole. The burst before it is the sender's (about
+/// a millisecond on a phone, whose receiver reads each datagram as it comes): the test sends it a period ahead,
+/// so the last datagram does not queue behind 56 that this test sent at once, and the disturbance check starts
+/// after it.
 /// And MIDI in → sound: a note-on written by a second client of the test (`MIDINoteProbe`) at its period's
 /// first frame into `prospero play`'s `midi_in`.
 ///
@@ -85,7 +91,8 @@ extension JACKClientTests {
     static func measureGestureLatency(period: Int, sender kind: GestureSender) throws -> GestureRun {
         guard let prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
         let server = try JACKTestServer(period: period)
-        let probe = try LatencyProbe(serverName: server.name)
+        let probe = try kind == .midiIn ? LatencyProbe(serverName: server.name)
+            : LatencyProbe(serverName: server.name, onsetLevel: 1e-6, quietLevel: 1e-7)
         defer { probe.close() }
         let notes = try MIDINoteProbe(serverName: server.name)
         defer { notes.close() }
@@ -121,8 +128,16 @@ extension JACKClientTests {
 
         let datagrams = gestureDatagrams(kind)
         func sendFace() {
+            sendBurst()
+            sendLast()
+        }
+        /// Everything of the frame but its last datagram (Face Cap's burst before `/W 51`).
+        func sendBurst() {
+            for d in datagrams.dropLast() { sender.send(d, port: port) }
+        }
+        func sendLast() {
             if kind == .midiIn { notes.request(note: 69, velocity: 100) }
-            for d in datagrams { sender.send(d, port: port) }
+            if let d = datagrams.last { sender.send(d, port: port) }
         }
         func endFace() {
             // Face Cap has no end message: the face is lost after Hecate's timeout without frames.
@@ -150,13 +165,17 @@ extension JACKClientTests {
             usleep(50_000)  // a few periods of silence: the probe is armed
             judge()
             usleep(UInt32.random(in: 0..<UInt32(periodMicroseconds)))  // send at any phase of the period
+            if kind == .faceCap {
+                sendBurst()
+                usleep(UInt32(periodMicroseconds))
+            }
             let xrunsBefore = probe.xruns.load(ordering: .relaxed)
             _ = probe.takeCadenceSpread()
             let waitBefore = RunQueueWait.total(measured)
             let onsetIndex = probe.onsetCount.load(ordering: .acquiring)
             let notesSent = notes.sentCount.load(ordering: .acquiring)
             var sendFrame = probe.frameTimeNow
-            sendFace()
+            sendLast()
             var stampToSend = Int(Int32(bitPattern: probe.frameTimeNow &- sendFrame))
             if kind == .midiIn {
                 // The note enters the graph at the first frame of the period the note probe wrote it in.
