@@ -63,7 +63,7 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
 
     public func prepare(sampleRate: Double, maximumFrames: Int) {
         self.sampleRate = sampleRate
-        host.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: max(1, maximumFrames), channelCount: 2))
+        host.prepare(.live(sampleRate: sampleRate, maximumBlockSize: maximumFrames))
         // A block of no frames, here rather than in the first period: it instantiates the generic
         // metadata `EngineHost.process` needs on its first call (an allocation), renders nothing and
         // only applies commands already queued (prepare never runs beside a period).

@@ -196,9 +196,9 @@ struct HecateCommand: ParsableCommand {
         let stop = LiveCommand.begin(duration: live.duration)
         StandardOutput.line(HecateCommand.mappingGuide)
         // JACK renders the engine; MIDI clock on `midi_in` (a DAW, a drum machine) is the tempo the adapter follows.
-        // DroneSynthEngine's output limiter uses BrickwallLimiter's default 5 ms look-ahead.
+        // The output limiter's delay as JACK prepared it: the live stage, 1 ms with true peak.
         let handler = EngineProcessHandler(engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key),
-                                           latency: { _, rate in max(1, Int((0.005 * rate).rounded())) })
+                                           latency: { engine, _ in engine.latencySamples })
         for c in setup.initialCommands { handler.host.send(c) }
         // A face frame's commands are due its arrival frame + the input delay, at that sample.
         let inputClock = try timing.clock()

@@ -39,16 +39,39 @@ import Testing
         #expect(a.framesByFormat[.faceCap] == 60)
     }
 
+    /// Face Cap's format marks its frame's last message (`/W 51`): the very first frame closes on it, as it
+    /// arrives, with no quiet wait and nothing learned; a burst paused mid-frame by the sender is not split.
+    @Test func faceCapFramesCloseOnTheirLastIndexFromTheFirstFrame() {
+        var a = OSCFrameAssembler()
+        let packets = Self.faceCapFrame(value: 0.3)
+        let beforeLast = Self.feed(&a, Array(packets.dropLast()), start: 0)
+        #expect(beforeLast.isEmpty && a.hasOpenFrames)
+        #expect(a.flush(now: 0.02).isEmpty, "a pause of 20 ms mid-burst does not split the frame")
+        let closed = a.ingest(packets.last!, at: 0.021)
+        #expect(closed.faces.count == 1 && !a.hasOpenFrames && a.learnedFrameEnd(of: .faceCap) == nil)
+        #expect(ARKitBlendshape.allCases.allSatisfy { closed.faces[0].blendshapes[$0] == 0.3 })
+        #expect(closed.faces[0].timestamp == 0.021)
+        // A frame whose /W 51 was lost still closes: on the next frame's first message (a repeated key),
+        // or after 50 ms of quiet.
+        _ = Self.feed(&a, Array(Self.faceCapFrame(value: 0.4).dropLast()), start: 0.05)
+        #expect(a.flush(now: 0.06).isEmpty)
+        #expect(a.flush(now: 0.102).faces.map { $0.blendshapes[.jawOpen] } == [0.4])
+        // Other senders that mark no end keep the 5 ms quiet close.
+        #expect(a.ingest(msg("/1/multixy1/1", .float32(0.2), .float32(0.3)), at: 1).isEmpty)
+        #expect(a.flush(now: 1.005).touches.count == 1)
+    }
+
     @Test func faceCapFramesBackToBackCloseOnTheRepeatedKey() {
         var a = OSCFrameAssembler()
-        a.quietInterval = 1  // no quiet close: only the repeated key separates the frames
-        let first = Self.feed(&a, Self.faceCapFrame(value: 0.25), start: 0)
+        a.learnedQuietInterval = 1  // no quiet close: only the repeated key separates the frames
+        // Frames whose last message (/W 51) was lost.
+        let first = Self.feed(&a, Array(Self.faceCapFrame(value: 0.25).dropLast()), start: 0)
         #expect(first.isEmpty, "the frame stays open until something closes it")
-        let second = Self.feed(&a, Self.faceCapFrame(value: 0.5), start: 0.0012)
+        let second = Self.feed(&a, Array(Self.faceCapFrame(value: 0.5).dropLast()), start: 0.0012)
         #expect(second.faces.count == 1 && second.faces[0].blendshapes[.jawOpen] == 0.25)
-        #expect(second.faces[0].timestamp == 56 * 20e-6)
+        #expect(second.faces[0].timestamp == 55 * 20e-6)
         let last = a.flush(now: .infinity)
-        #expect(last.faces.count == 1 && last.faces[0].blendshapes[.tongueOut] == 0.5)
+        #expect(last.faces.count == 1 && last.faces[0].blendshapes[.mouthStretchRight] == 0.5)
         #expect(a.flush(now: .infinity).isEmpty && !a.hasOpenFrames)
     }
 
@@ -117,14 +140,22 @@ import Testing
     @Test func eachSenderHasItsOwnFrame() {
         var a = OSCFrameAssembler()
         // Face Cap is mid-frame when a TUIO bundle arrives: the bundle closes only TUIO's frame.
-        _ = Self.feed(&a, Array(Self.faceCapFrame(value: 0.3).prefix(20)), start: 0)
+        let packets = Self.faceCapFrame(value: 0.3)
+        #expect(Self.feed(&a, Array(packets.prefix(20)), start: 0).isEmpty)
         let tuio = a.ingest(bundle(msg("/tuio/2Dcur", .string("alive"), .int32(1)),
                                    msg("/tuio/2Dcur", .string("set"), .int32(1), .float32(0.5), .float32(0.5)),
                                    msg("/tuio/2Dcur", .string("fseq"), .int32(1))), at: 0.0005)
         #expect(tuio.map(\.source) == [.touch(0)])
-        _ = Self.feed(&a, Array(Self.faceCapFrame(value: 0.3).dropFirst(20)), start: 0.0006)
-        let face = a.flush(now: 0.01)
-        #expect(face.map(\.source) == [.face] && face.faces[0].blendshapes[.tongueOut] == 0.3)
+        #expect(a.hasOpenFrames, "Face Cap's frame is still open")
+        // The rest of Face Cap's frame: nothing closes until its last message, /W 51, which closes the whole
+        // frame (the weights sent before and after the TUIO bundle) as it arrives.
+        let rest = Array(packets.dropFirst(20))
+        #expect(Self.feed(&a, Array(rest.dropLast()), start: 0.0006).isEmpty)
+        let face = a.ingest(rest.last!, at: 0.0016)
+        #expect(face.map(\.source) == [.face])
+        #expect(ARKitBlendshape.allCases.allSatisfy { face.faces.first?.blendshapes[$0] == 0.3 })
+        #expect(face.faces.first?.timestamp == 0.0016)
+        #expect(!a.hasOpenFrames && a.flush(now: .infinity).isEmpty)
     }
 
     @Test func aSendersFrameEndIsLearnedFromThreeFramesInARow() {

@@ -5,7 +5,7 @@ import ProsperoJACK
 import ProsperoTestSupport
 import Testing
 
-/// Input → output latency of `prospero hands --output both`, end to end on `jackd -d dummy -p 256`,
+/// Input → output latency of `prospero hands --output both`, end to end on `jackd -d dummy` at 64, 128 and 256-frame periods,
 /// measured in JACK frames (the frame clock every client of the server shares), not wall-clock time:
 /// the test stamps each UDP send with `jack_frame_time`, and a probe client of its own records the
 /// frame time of the first changed sample at `out_left` and of the note-on at `midi_out`. The playback
@@ -47,8 +47,10 @@ extension JACKClientTests {
         }
     }
 
-    static let period = 256
     static let latencyEvents = 30
+    /// Sends a run may make to collect `latencyEvents` undisturbed events (at 64 and 128-frame periods on a
+    /// machine busy with builds most events meet a stall longer than a period; each is judged, never kept).
+    static let latencySendLimit = 4 * latencyEvents
 
     /// The native sender's bundle (as the camera bridge sends frames): one hand at A4's zone.
     static let handOn = try! OSCEncoder.encode(.bundle(OSCBundle([try! OSCDecoder.decode(handMessage(height: 9.5 / 11))])))
@@ -65,9 +67,8 @@ extension JACKClientTests {
         var off: [UInt8]
         /// Whether each event also sends a note-on to midi_out (measured too).
         var measuresMIDI = true
-        /// How many events may be sent to gather ``latencyEvents`` undisturbed ones. Hecate's onset takes longer
-        /// to reach the probe's level than a hand's note, so more of its events overlap a thread's wait for a CPU.
-        var maximumSends = 2 * JACKClientTests.latencyEvents
+        /// How many events may be sent to gather ``latencyEvents`` undisturbed ones.
+        var maximumSends = JACKClientTests.latencySendLimit
         /// The probe's onset and silence levels (linear amplitude).
         var onsetLevel: Float = 1e-3
         var quietLevel: Float = 1e-4
@@ -84,10 +85,9 @@ extension JACKClientTests {
         }
     }
 
-    static func measureLatency() throws -> LatencyRun { try measureLatency(.hands) }
-
-    static func measureLatency(_ subject: LatencySubject) throws -> LatencyRun {
+    static func measureLatency(_ subject: LatencySubject = .hands, period: Int) throws -> LatencyRun {
         guard let prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
+        let periodMicroseconds = period * 1_000_000 / 48_000
         let server = try JACKTestServer(period: period)
         let probe = try LatencyProbe(serverName: server.name, onsetLevel: subject.onsetLevel, quietLevel: subject.quietLevel)
         defer { probe.close() }
@@ -171,7 +171,7 @@ extension JACKClientTests {
             if let before = waitBefore, let after = RunQueueWait.total(measured) { waited = after - before }
             pending = (audio: Int(Int32(bitPattern: probe.recordedOnsets[onsetIndex] &- sendFrame)),
                        midi: subject.measuresMIDI ? Int(Int32(bitPattern: probe.recordedNoteOns[noteIndex] &- sendFrame)) : 0,
-                       xrunsBefore: xrunsBefore, quiet: waited <= 5_000_000 && stampToSend <= 48 && cadence <= 5_333)
+                       xrunsBefore: xrunsBefore, quiet: waited <= periodMicroseconds * 1_000 && stampToSend <= 48 && cadence <= periodMicroseconds)
             usleep(20_000)
             sender.send(subject.off, port: port)
             usleep(40_000)  // the note-off leaves; the release follows
@@ -191,22 +191,25 @@ extension JACKClientTests {
         let run = LatencyRun(audio: audio.map { $0 + audioPort }, midi: subject.measuresMIDI ? midi.map { $0 + midiPort } : [],
                           audioPortLatency: audioPort, midiPortLatency: midiPort,
                           disturbedEvents: disturbed, output: text, printedInputToSound: printed)
-        print("latency run: \(run)")
+        print("latency run at -p \(period): \(run)")
         return run
     }
 
     /// 30 hands over UDP, each waited for in silence: UDP → first changed sample at out_left and UDP → note-on
-    /// at midi_out. The default input delay is one period (256 frames); 1 ms is 48 frames at 48 kHz.
-    @Test(.enabled(if: liveStopRunnable))
-    func inputToOutputLatencyIsTheInputDelayPlusProcessingWithinBounds() throws {
-        guard let run = try Self.firstUndisturbed("latency", attempts: 4, Self.measureLatency, \.isDisturbed) else { return }
-        print("hands --output both at -p 256, input delay 256: \(run)")
-        let delay = Self.period
+    /// at midi_out. The default input delay is one period; 1 ms is 48 frames at 48 kHz.
+    /// 64-frame periods are measured by the gesture test (``gestureToSound``): on a 2-core machine busy with the
+    /// rest of the suite, a hands run at 64 frames rarely gathers 30 events that no stall disturbed.
+    @Test(.enabled(if: liveStopRunnable), arguments: [128, 256])
+    func inputToOutputLatencyIsTheInputDelayPlusProcessingWithinBounds(period: Int) throws {
+        guard let run = try Self.firstUndisturbed("latency -p \(period)", attempts: 6, { try Self.measureLatency(period: period) }, \.isDisturbed)
+        else { return }
+        print("hands --output both at -p \(period), input delay \(period): \(run)")
+        let delay = period
         #expect(run.audio.count == Self.latencyEvents && run.midi.count == Self.latencyEvents, "\(run)\n\(run.output)")
         for (name, values) in [("audio", run.audio), ("MIDI", run.midi)] {
             #expect(values.allSatisfy { $0 > 0 }, "\(name): \(values)")
-            #expect(LatencyRun.median(values) <= delay + Self.period + 48, "\(name) median: \(run)")
-            #expect((values.max() ?? .max) <= delay + 3 * Self.period, "\(name) worst: \(run)")
+            #expect(LatencyRun.median(values) <= delay + period + 48, "\(name) median: \(run)")
+            #expect((values.max() ?? .max) <= delay + 3 * period, "\(name) worst: \(run)")
         }
         // MIDI leaves at its sample: the input delay after the send, within 1 ms, in the median.
         #expect((delay...delay + 48).contains(LatencyRun.median(run.midi)), "\(run)")

@@ -139,9 +139,9 @@ extension JACKClientTests {
     /// reference for both.)
     @Test(.enabled(if: liveStopRunnable))
     func studioHecateMatchesTheCommandsLatency() throws {
-        guard let cli = try Self.firstUndisturbed("hecate latency", attempts: 4, { try Self.measureLatency(Self.cliHecate) },
+        guard let cli = try Self.firstUndisturbed("hecate latency", attempts: 4, { try Self.measureLatency(Self.cliHecate, period: Self.period) },
                                                   \.isDisturbed) else { return }
-        guard let studio = try Self.firstUndisturbed("studio hecate latency", attempts: 4, { try Self.measureLatency(Self.studioHecate) },
+        guard let studio = try Self.firstUndisturbed("studio hecate latency", attempts: 4, { try Self.measureLatency(Self.studioHecate, period: Self.period) },
                                                      \.isDisturbed) else { return }
         let printed = try #require(cli.printedInputToSound, "\(cli.output)")
         Self.expectHecateLatency(cli, "prospero hecate", printed: printed)

@@ -91,8 +91,8 @@ extension JACKClientTests {
 }
 
 extension JACKClientTests {
-    /// The poly synth's limiter delay (5 ms look-ahead = 240 frames at 48 kHz, plus the true-peak
-    /// interpolator's frames) reaches JACK as port latency: midi_in's playback latency is the outputs'
+    /// The poly synth's limiter delay (live, the live stage: 1 ms in all, 48 frames at 48 kHz, the
+    /// true-peak stage's frames included) reaches JACK as port latency: midi_in's playback latency is the outputs'
     /// plus that delay, and the outputs' capture latency is midi_in's plus it, so a DAW compensates.
     @Test(.enabled(if: Peers.runnable("jackd")))
     func theLimitersLookAheadIsReportedAsPortLatency() throws {
@@ -102,7 +102,7 @@ extension JACKClientTests {
                                            latency: { engine, _ in engine.latencySamples })
         try client.activate(handler: handler)
         defer { client.close() }
-        let delay = 240 + TruePeakDetector.latency
+        let delay = 48
         #expect(handler.processingLatency == delay)
         try waitUntil("the outputs to connect") { (try? client.connect(client.ports.leftOutput, to: "system:playback_1")) != nil }
         try client.connect(client.ports.rightOutput, to: "system:playback_2")

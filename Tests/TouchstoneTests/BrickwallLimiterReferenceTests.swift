@@ -4,23 +4,29 @@ import Testing
 import Touchstone
 
 /// Pins the limiter (with its settled fast path) to a naive reference: the window
-/// minimum and the moving average recomputed over the whole look-ahead every frame.
+/// minimum and the moving average recomputed over the whole look-ahead every frame; for the live stage
+/// the two moving averages after a two-frame hold, each recomputed every frame.
 @Suite struct BrickwallLimiterReferenceTests {
     static let sampleRate: Float = 48_000
 
     struct Reference {
         let window: Int
+        /// The attack's means: the first over `spans.first` + 1 released gains, the second (when > 0) over
+        /// the first's last `spans.second` + 1 values.
+        let spans: (first: Int, second: Int)
         var spikeProtector = SpikeProtector()
         var ceiling: Float, ceilingTarget: Float
         let ceilingCoefficient = 1 - exp(-1 / (0.005 * BrickwallLimiterReferenceTests.sampleRate))
         let releaseCoefficient: Float
         var required: [Float] = []     // q per frame
         var released: [Float] = []     // r per frame
+        var averaged: [Float] = []     // the first mean per frame
         var input: [(Float, Float, Float)] = []  // (left, right, ceiling) per frame
         var releasedGain: Float = 1
 
-        init(window: Int, ceiling decibels: Float, release: Float) {
+        init(window: Int, spans: (first: Int, second: Int), ceiling decibels: Float, release: Float) {
             self.window = window
+            self.spans = spans
             ceiling = pow(10, decibels / 20)
             ceilingTarget = ceiling
             releaseCoefficient = 1 - exp(-1 / (release * BrickwallLimiterReferenceTests.sampleRate))
@@ -43,21 +49,34 @@ import Touchstone
             }
             released.append(releasedGain)
             var sum = 0.0
-            for k in (n - window)...n { sum += k < 0 ? 1 : Double(released[k]) }
-            let gain = Float(sum / Double(window + 1))
+            for k in (n - spans.first)...n { sum += k < 0 ? 1 : Double(released[k]) }
+            var gain = Float(sum / Double(spans.first + 1))
+            averaged.append(gain)
+            if spans.second > 0 {
+                sum = 0
+                for k in (n - spans.second)...n { sum += k < 0 ? 1 : Double(averaged[k]) }
+                gain = Float(sum / Double(spans.second + 1))
+            }
             guard n >= window else { return (0, 0) }
             let (dl, dr, c) = input[n - window]
             return (min(max(dl * gain, -c), c), min(max(dr * gain, -c), c))
         }
     }
 
-    @Test(arguments: [Float(-6), -1])
-    func matchesTheNaiveReference(ceiling: Float) {
+    /// `live`: the live stage (a 48-frame window at 48 kHz without the true-peak stage: means of 23 + 1 frames
+    /// after a 2-frame hold); otherwise the 5 ms window and its single mean.
+    @Test(arguments: [Float(-6), -1], [false, true])
+    func matchesTheNaiveReference(ceiling: Float, live: Bool) {
         var random = SeededRandom(seed: 0xB1C_0000 + UInt64(-ceiling))
-        let spec = ProcessSpec(sampleRate: Double(Self.sampleRate), maximumBlockSize: 512, channelCount: 2)
+        let spec = ProcessSpec(sampleRate: Double(Self.sampleRate), maximumBlockSize: 512, channelCount: 2, isLive: live)
         let limiter = BrickwallLimiter(ceiling: ceiling, releaseTime: 0.02, truePeak: false)  // the reference models sample-peak detection
         limiter.prepare(spec)
-        var reference = Reference(window: limiter.latencySamples, ceiling: ceiling, release: 0.02)
+        let window = limiter.latencySamples
+        #expect(window == (live ? 48 : 240))
+        let spans = live ? (first: (window - 2) - (window - 2) / 2, second: (window - 2) / 2) : (first: window, second: 0)
+        let limiterSpans = BrickwallLimiter.attackSpans(window: window, isLive: live)
+        #expect(limiterSpans.first == spans.first && limiterSpans.second == spans.second)
+        var reference = Reference(window: window, spans: spans, ceiling: ceiling, release: 0.02)
         // Quiet passages (the settled path), loud bursts, spikes, and returns to quiet.
         let count = 240_000
         var left = [Float](repeating: 0, count: count), right = left
@@ -90,7 +109,7 @@ import Touchstone
             }
             start = end
         }
-        print("limiter ceiling \(ceiling): largest difference from the naive reference \(worst), unity-gain blocks \(settledFrames)")
+        print("limiter\(live ? " (live stage)" : "") ceiling \(ceiling): largest difference from the naive reference \(worst), unity-gain blocks \(settledFrames)")
         // README: the limiter matches its plain reference exactly (measured 0).
         #expect(worst == 0)
         #expect(settledFrames > 10, "the quiet passages reached unity gain")

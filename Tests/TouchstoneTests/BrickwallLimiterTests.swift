@@ -65,8 +65,10 @@ import Touchstone
 
     /// Seeded property test: thousands of random signals (sines, DC steps, noise,
     /// +40 dBFS spikes), settings and mid-stream ceiling changes. No output sample
-    /// ever exceeds the ceiling in force, and the rounding clamp never has to act.
-    @Test func noOutputSampleExceedsTheCeiling() {
+    /// ever exceeds the ceiling in force, and the rounding clamp never has to act. `live`: the same cases
+    /// through the live stage (prepared for a live stream: 1 ms in all, a 22-frame look-ahead at 48 kHz).
+    @Test(arguments: [false, true])
+    func noOutputSampleExceedsTheCeiling(live: Bool) {
         var random = SeededRandom(seed: 0x11_3170)
         let cases = 4_000
         let frames = 2_048
@@ -83,7 +85,8 @@ import Touchstone
                 lookahead: lookaheads[Int(random.next() % 4)]
             )
             limiter.spikeProtectionEnabled = random.next() % 2 == 0
-            limiter.prepare(Self.spec)
+            limiter.prepare(live ? .live(sampleRate: Double(Self.sampleRate), maximumBlockSize: 512) : Self.spec)
+            if live { #expect(limiter.latencySamples == 48) }
             let signal = Self.randomSignal(kind: caseIndex % 5, count: frames, using: &random)
             let changesCeiling = random.next() % 2 == 0
             if changesCeiling {
@@ -130,7 +133,7 @@ import Touchstone
             }
             clampEngagements += limiter.safetyClampEngagements
         }
-        print("Limiter property test: \(cases) cases × \(frames) frames, \(casesWithCeilingChanges) with ceiling changes, largest peak/ceiling \(largestOvershootRatio)")
+        print("Limiter property test\(live ? " (live stage)" : ""): \(cases) cases × \(frames) frames, \(casesWithCeilingChanges) with ceiling changes, largest peak/ceiling \(largestOvershootRatio)")
         #expect(violations == 0)
         #expect(clampEngagements == 0, "the look-ahead envelope alone keeps the ceiling")
         #expect(largestOvershootRatio <= 1)
@@ -150,6 +153,23 @@ import Touchstone
         for n in latency..<4_800 { #expect(out.left[n] == input[n - latency]) }
         #expect(out.left[..<latency].allSatisfy { $0 == 0 })
         #expect(limiter.gainReductionDecibels == 0)
+    }
+
+    /// The live stage: prepared for a live stream, the whole delay (true-peak stage included) stays within
+    /// 1 ms at every rate from 44.1 kHz up, whatever look-ahead was asked for; offline it is the one asked for.
+    @Test(arguments: [(44_100.0, 44), (48_000, 48), (96_000, 96), (192_000, 192)])
+    func theLiveStageDelaysOneMillisecond(rate: Double, frames: Int) {
+        for lookahead in [0.0005, 0.005, 0.05] {
+            let limiter = BrickwallLimiter(ceiling: -6, lookahead: lookahead)
+            limiter.prepare(.live(sampleRate: rate, maximumBlockSize: 256))
+            let requested = Int((lookahead * rate).rounded()) + TruePeakDetector.latency
+            #expect(limiter.latencySamples == min(frames, requested), "\(rate) Hz, look-ahead \(lookahead) s")
+            limiter.prepare(ProcessSpec(sampleRate: rate, maximumBlockSize: 256, channelCount: 2))
+            #expect(limiter.latencySamples == requested)
+        }
+        let samplePeak = BrickwallLimiter(ceiling: -6, truePeak: false)
+        samplePeak.prepare(.live(sampleRate: rate, maximumBlockSize: 256))
+        #expect(samplePeak.latencySamples == frames, "without the true-peak stage the look-ahead takes the whole budget")
     }
 
     @Test func sustainedOverloadSitsJustUnderTheCeiling() {

@@ -93,9 +93,11 @@ import Touchstone
     ///
     /// Full band (white noise and steps at +40 dBFS put much of their energy between 18 and 24 kHz) and
     /// band-limited, the output's true peak stays ≤ ceiling + 0.1 dB; sample-peak detection on the same
-    /// cases lets several dB through, which also proves the measurement can fail.
-    @Test func outputTruePeakStaysNearTheCeiling() {
-        let spec = ProcessSpec(sampleRate: 48_000, maximumBlockSize: 512, channelCount: 2)
+    /// cases lets several dB through, which also proves the measurement can fail. `live`: the same cases
+    /// through the live stage (1 ms in all: a 22-frame look-ahead after the 26-frame true-peak stage).
+    @Test(arguments: [false, true])
+    func outputTruePeakStaysNearTheCeiling(live: Bool) {
+        let spec = ProcessSpec(sampleRate: 48_000, maximumBlockSize: 512, channelCount: 2, isLive: live)
         var random = SeededRandom(seed: 0x11_3170)
         let lookaheads = [0.0005, 0.0015, 0.005, 0.02]
         var worst: Float = -.infinity, worstSamplePeakMode: Float = -.infinity
@@ -137,7 +139,7 @@ import Touchstone
             }
         }
         let worstFullBand = worstByKind.max()!
-        print("limiter true peak over 4000 cases band-limited to 18 kHz: worst \(worst) dB above the ceiling; full band by kind "
+        print("limiter\(live ? " (live stage)" : "") true peak over 4000 cases band-limited to 18 kHz: worst \(worst) dB above the ceiling; full band by kind "
             + "(sines, steps, noise, spikes in noise, mixed): \(worstByKind) dB; sample-peak detection: \(worstSamplePeakMode) dB")
         #expect(worst <= 0.1)
         #expect(worstFullBand <= 0.1)

@@ -16,7 +16,8 @@ import Touchstone
 /// 3. Effects, each with a 10 ms cross-faded bypass (a fully bypassed effect costs nothing and is
 ///    cleared before it comes back, so no stale tail returns).
 /// 4. Stereo width (mono = both channels equal, cross-faded over 20 ms), output gain (20 ms),
-///    `BrickwallLimiter` at `ceiling` (5 ms look-ahead: the output is that much late).
+///    `BrickwallLimiter` at `ceiling` (5 ms look-ahead offline; live, the 1 ms live stage; the output is
+///    `latencySamples` late).
 ///
 /// MIDI (omni: every channel plays; the channel keeps notes and sustain pedals apart):
 /// note on/off (velocity 0 = off), pitch bend (range `pitchBendRange`), CC 1 mod wheel → LFO depth,
@@ -159,8 +160,9 @@ public final class PolySynth: AudioEngine {
         for buffer in [midLanes, sideLanes, laneFrequencies, laneAmplitudes] { buffer.deallocate() }
         midLanes = Self.zeroedLanes(n); sideLanes = Self.zeroedLanes(n)
         laneFrequencies = Self.zeroedLanes(n); laneAmplitudes = Self.zeroedLanes(n)
-        let stereoSpec = ProcessSpec(sampleRate: spec.sampleRate, maximumBlockSize: n, channelCount: 2)
-        let monoSpec = ProcessSpec(sampleRate: spec.sampleRate, maximumBlockSize: n, channelCount: 1)
+        // Both keep `isLive`: live, the limiter is the 1 ms live stage.
+        let stereoSpec = spec.with(maximumBlockSize: n, channelCount: 2)
+        let monoSpec = spec.with(maximumBlockSize: n, channelCount: 1)
         for v in 0..<capacity { voices[v].prepare(monoSpec) }
         for g in laneGroups.indices { laneGroups[g].prepare(monoSpec) }
         lfo.prepare(monoSpec)

@@ -9,14 +9,18 @@
 /// 2. when a key already in the open frame repeats (a key is the address plus up to two leading
 ///    integer or string arguments that name a part: Face Cap's `/W` index, a native blendshape name or
 ///    slot), so the next frame's first message closes the previous frame (not inside a bundle);
-/// 3. on the sender's known frame-ending message (TUIO `fseq`, `/mediapipe/hands`, an Open Stage
-///    Control widget message: each carries or ends a whole frame), or on its learned one: when three
-///    frames in a row of loose packets ended on the same key (Face Cap's last `/W`), that key closes
-///    the sender's frames at once, until three frames in a row end elsewhere;
+/// 3. on the sender's known frame-ending message, from its first frame on (TUIO `fseq`,
+///    `/mediapipe/hands`, an Open Stage Control widget message: each carries or ends a whole frame;
+///    Face Cap's `/W 51`: a Face Cap frame is its head messages, then the 52 `/W` in index order, so the
+///    last index is the frame's last message), or on its learned one: when three frames in a row of
+///    loose packets ended on the same key, that key closes the sender's frames at once, until three
+///    frames in a row end elsewhere;
 /// 4. after `quietInterval` (about 5 ms) without a message from that sender, when the caller's
 ///    loop calls `flush(now:)` with the current time (there are no timers inside Enobarbus). For a
-///    sender whose frame end was learned the wait is `learnedQuietInterval` (50 ms): its frames close
-///    on their end, and a sender paused by its scheduler in the middle of a burst is not split.
+///    sender whose frames end on a message it marks (`hasKnownFrameEnd`: Face Cap) or whose frame end
+///    was learned the wait is `learnedQuietInterval` (50 ms): its frames close on their end, and a
+///    sender paused by its scheduler in the middle of a burst is not split. Senders whose format marks
+///    no end (TouchOSC, ZIG SIM sending loose packets, native loose messages) keep the 5 ms quiet close.
 ///
 /// Adapters are tried in a fixed order (native, Face Cap, MediaPipe, TUIO, TouchOSC, Open Stage
 /// Control, ZIG SIM); the first that recognises an address handles it. Messages that no enabled
@@ -119,7 +123,7 @@ public struct OSCFrameAssembler: Sendable {
         guard !open.isEmpty else { return [] }
         var out: [TrackingFrame] = []
         let quiet = open.filter { format, frame in
-            let wait = endings[format]?.learned == nil ? quietInterval : learnedQuietInterval
+            let wait = endings[format]?.learned == nil && !Self.hasKnownFrameEnd(format) ? quietInterval : learnedQuietInterval
             return now - frame.lastTime >= wait - 1e-9  // a nanosecond of slack: 0.105 − 0.1 is 0.00499… in binary
         }
         // Oldest first, so frames come out in the order they were sent.
@@ -135,9 +139,17 @@ public struct OSCFrameAssembler: Sendable {
         case .mediaPipeHands: return true
         case .tuio: return message.arguments.first?.stringValue == "fseq"
         case .openStageControl: return !message.address.hasSuffix("/touch")
-        case .native, .faceCap, .zigSim, .touchOSC: return false
+        case .faceCap: return message.address == "/W" && message.arguments.first?.intValue == Self.faceCapLastIndex
+        case .native, .zigSim, .touchOSC: return false
         }
     }
+
+    /// Face Cap's last `/W` index: its frame's last message.
+    static let faceCapLastIndex = ARKitBlendshape.faceCapOrderNames.count - 1
+
+    /// Senders sending loose packets whose format marks each frame's last message (`endsFrame`), so
+    /// their frames never wait for the quiet close unless that message is lost.
+    static func hasKnownFrameEnd(_ format: OSCInputFormat) -> Bool { format == .faceCap }
 
     /// Emits the sources `format` changed since its frame opened, stamped with its latest arrival time.
     private mutating func close(_ format: OSCInputFormat) -> [TrackingFrame] {

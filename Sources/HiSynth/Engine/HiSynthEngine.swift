@@ -13,8 +13,9 @@ import Touchstone
 /// 3. `HiSynthFilterStage`: low-pass then high-pass (RBJ responses, Q = 10^(dB/20)).
 /// 4. The filter-out gain (0.5, the amplitude LFOs' target).
 /// 5. `HiSynthEffectsChain`: decimator → drive → delay → reverb (stereo from here).
-/// 6. Output stage: `BrickwallLimiter` (ceiling −1 dBFS, 24 ms release, 5 ms look-ahead; the original's
-///    PeakLimiter has 12 ms attack, 24 ms decay, 0 dB pre-gain), then the oscilloscope tap and meters.
+/// 6. Output stage: `BrickwallLimiter` (ceiling −1 dBFS, 24 ms release, 5 ms look-ahead offline, the 1 ms
+///    live stage live; the original's PeakLimiter has 12 ms attack, 24 ms decay, 0 dB pre-gain), then the
+///    oscilloscope tap and meters.
 ///
 /// MIDI (omni): note on/off (velocity 0 = off; velocity otherwise ignored), CC 120 All Sound Off,
 /// CC 123 All Notes Off. Every note-on resets the LFO phases (key sync) and is logged for the piano roll.
@@ -104,8 +105,8 @@ public final class HiSynthEngine: AudioEngine {
         layer1.prepare(sampleRate: sampleRate)
         layer2.prepare(sampleRate: sampleRate)
         filters.prepare(sampleRate: sampleRate)
-        effects.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: n, channelCount: 2))
-        limiter.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: n, channelCount: 2))
+        effects.prepare(spec.with(maximumBlockSize: n, channelCount: 2))
+        limiter.prepare(spec.with(maximumBlockSize: n, channelCount: 2))  // live: the 1 ms live stage
         reset()
     }
 

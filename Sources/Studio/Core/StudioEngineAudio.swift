@@ -19,7 +19,7 @@ public final class StudioEngineAudio<Engine: AudioEngine>: StudioAudioEngine, @u
 
     public func prepare(sampleRate: Double, maximumFrames: Int) {
         self.sampleRate = sampleRate
-        host.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: max(1, maximumFrames), channelCount: 2))
+        host.prepare(.live(sampleRate: sampleRate, maximumBlockSize: maximumFrames))
     }
 
     public func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) {

@@ -18,7 +18,7 @@ public final class GameStudioAudio: StudioAudioEngine, @unchecked Sendable {
 
     public func prepare(sampleRate: Double, maximumFrames: Int) {
         rateBits.store(sampleRate.bitPattern, ordering: .relaxed)
-        host.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: max(1, maximumFrames), channelCount: 2))
+        host.prepare(.live(sampleRate: sampleRate, maximumBlockSize: maximumFrames))
     }
 
     public func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) {

@@ -13,7 +13,7 @@ public final class HandsStudioAudio: StudioAudioEngine, @unchecked Sendable {
     }
 
     public func prepare(sampleRate: Double, maximumFrames: Int) {
-        host.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: max(1, maximumFrames), channelCount: 2))
+        host.prepare(.live(sampleRate: sampleRate, maximumBlockSize: maximumFrames))
     }
 
     public func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) {

@@ -63,8 +63,8 @@ public final class HecateStudioInstrument: StudioInstrument {
         let pack = library.pack(id: settings.packID)!
         let engine = DroneSynthEngine(preset: settings.preset(of: pack), key: settings.key)
         let host = EngineHost(engine: engine, spec: ProcessSpec(sampleRate: 48_000, maximumBlockSize: 1024, channelCount: 2))
-        // The output limiter looks 5 ms ahead (BrickwallLimiter's default), as `prospero hecate` reports to JACK.
-        engineAudio = StudioEngineAudio(host: host, latency: { rate in max(1, Int((0.005 * rate).rounded())) })
+        // The output limiter's delay as the driver prepared it (live: 1 ms), as `prospero hecate` reports to JACK.
+        engineAudio = StudioEngineAudio(host: host, latency: { _ in host.engine.latencySamples })
         live = HecateLiveInstrument(host: host, chords: [], clock: clock, frameClock: frameClock, mappings: mappings)
         for command in setupCommands() { host.send(command) }
         if settings.muted { live.mute(true) }

@@ -11,7 +11,7 @@ public final class HiSynthStudioAudio: StudioAudioEngine, @unchecked Sendable {
     }
 
     public func prepare(sampleRate: Double, maximumFrames: Int) {
-        host.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: max(1, maximumFrames), channelCount: 2))
+        host.prepare(.live(sampleRate: sampleRate, maximumBlockSize: maximumFrames))
         // A block of no frames (as EngineProcessHandler does): instantiates the generic metadata
         // `EngineHost.process` needs on its first call here, not in the first period.
         host.process(left: UnsafeMutableBufferPointer(start: nil, count: 0), right: UnsafeMutableBufferPointer(start: nil, count: 0))
