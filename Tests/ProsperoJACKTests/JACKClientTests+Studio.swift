@@ -66,10 +66,9 @@ extension JACKClientTests {
         }
     }
 
-    /// A face with the mouth half open (the 5th sounds) as the native sender's bundle, and its end.
+    /// A face with the mouth half open (the 5th sounds) as the native sender's bundle (its end: `faceEnd`).
     static let faceOn = SenderTestPackets.bundle([SenderTestPackets.oscString("/prospero/face/blend") + SenderTestPackets.oscString(",sf")
         + SenderTestPackets.oscString("jawOpen") + SenderTestPackets.float(0.5)])
-    static let faceEnd = SenderTestPackets.bundle([SenderTestPackets.osc("/prospero/face/end")])
 
     /// Hecate's fade-in is an S-curve from silence: the first changed sample is found at 1e-6 (−120 dBFS)
     /// after a whole period below 1e-7, with the reverb off so that silence is reached between events.
@@ -122,15 +121,18 @@ extension JACKClientTests {
         }
     }
 
+    /// The JACK period of the studio's latency and Wekinator runs (and their input delay): 256 frames.
+    static let studioPeriod = 256
+
     static func expectHecateLatency(_ run: LatencyRun, _ name: String, printed: Int) {
         print("\(name) at -p 256, input delay 256: \(run)")
-        let delay = period
+        let delay = studioPeriod
         #expect(run.audio.count == latencyEvents, "\(run)\n\(run.output)")
         #expect(run.audio.allSatisfy { $0 > 0 }, "\(run.audio)")
         // The printed input → sound (input delay + the output stage's look-ahead), then the drone's level
         // rising to the probe's onset within a period, plus 1 ms.
-        #expect(LatencyRun.median(run.audio) <= printed + period + 48, "median, printed \(printed): \(run)")
-        #expect((run.audio.max() ?? .max) <= delay + 3 * period, "worst: \(run)")
+        #expect(LatencyRun.median(run.audio) <= printed + studioPeriod + 48, "median, printed \(printed): \(run)")
+        #expect((run.audio.max() ?? .max) <= delay + 3 * studioPeriod, "worst: \(run)")
     }
 
     /// UDP face → first changed sample, `prospero hecate` and the studio's Hecate (the one adapter driven by
@@ -139,9 +141,9 @@ extension JACKClientTests {
     /// reference for both.)
     @Test(.enabled(if: liveStopRunnable))
     func studioHecateMatchesTheCommandsLatency() throws {
-        guard let cli = try Self.firstUndisturbed("hecate latency", attempts: 4, { try Self.measureLatency(Self.cliHecate, period: Self.period) },
+        guard let cli = try Self.firstUndisturbed("hecate latency", attempts: 4, { try Self.measureLatency(Self.cliHecate, period: Self.studioPeriod) },
                                                   \.isDisturbed) else { return }
-        guard let studio = try Self.firstUndisturbed("studio hecate latency", attempts: 4, { try Self.measureLatency(Self.studioHecate, period: Self.period) },
+        guard let studio = try Self.firstUndisturbed("studio hecate latency", attempts: 4, { try Self.measureLatency(Self.studioHecate, period: Self.studioPeriod) },
                                                      \.isDisturbed) else { return }
         let printed = try #require(cli.printedInputToSound, "\(cli.output)")
         Self.expectHecateLatency(cli, "prospero hecate", printed: printed)
@@ -193,7 +195,7 @@ extension JACKClientTests {
     @Test(.enabled(if: liveStopRunnable))
     func wekinatorOutputsPlayHecateInTheStudioAndTheCLI() throws {
         for subject in [Self.studioHecate, Self.cliHecate] {
-            let server = try JACKTestServer(period: Self.period)
+            let server = try JACKTestServer(period: Self.studioPeriod)
             let probe = try LatencyProbe(serverName: server.name, onsetLevel: 1e-3, quietLevel: 1e-4)
             defer { probe.close() }
             let port = Self.freePort
