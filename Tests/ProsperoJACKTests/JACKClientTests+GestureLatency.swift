@@ -221,9 +221,21 @@ extension JACKClientTests {
     /// (no input delay: MIDI is read at its frame in the period it arrives in).
     @Test(.enabled(if: liveStopRunnable), arguments: [64, 128, 256], GestureSender.allCases)
     func gestureToSoundIsFiveMillisecondsAtSixtyFourFramePeriods(period: Int, sender: GestureSender) throws {
-        guard let run = try Self.firstUndisturbed("gesture latency \(sender) -p \(period)", attempts: 6,
-                                                  { try Self.measureGestureLatency(period: period, sender: sender) }, \.isDisturbed)
-        else { return }
+        // Each event is judged on its own, so the undisturbed events of up to six runs (each a fresh server and
+        // process) are pooled: in the full suite on 2 cores, a run at 64 frames often keeps fewer than 16.
+        var pooled: GestureRun?
+        for _ in 1...6 where (pooled?.frames.count ?? 0) < Self.gestureEvents {
+            let next = try Self.measureGestureLatency(period: period, sender: sender)
+            guard var run = pooled else { pooled = next; continue }
+            run.frames += next.frames
+            run.disturbedEvents += next.disturbedEvents
+            pooled = run
+        }
+        guard var run = pooled, run.frames.count >= Self.gestureEvents else {
+            Issue.record("gesture latency \(sender) -p \(period): six runs kept \(pooled?.frames.count ?? 0) undisturbed events of \(Self.gestureEvents)")
+            return
+        }
+        run.frames = Array(run.frames.prefix(Self.gestureEvents))
         print("gesture → sound: \(run)")
         #expect(run.frames.count == Self.gestureEvents && run.frames.allSatisfy { $0 > 0 }, "\(run)\n\(run.output)")
         let delay = sender == .midiIn ? 0 : period
