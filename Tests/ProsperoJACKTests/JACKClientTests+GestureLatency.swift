@@ -92,7 +92,6 @@ extension JACKClientTests {
     static let faceEnd = try! OSCEncoder.encode(.bundle(OSCBundle([.message(OSCMessage("/prospero/face/end", []))])))
 
     static func measureGestureLatency(period: Int, sender kind: GestureSender) throws -> GestureRun {
-        guard let prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
         let server = try JACKTestServer(period: period)
         let probe = try kind == .midiIn ? LatencyProbe(serverName: server.name)
             : LatencyProbe(serverName: server.name, onsetLevel: 1e-6, quietLevel: 1e-7)
@@ -101,30 +100,13 @@ extension JACKClientTests {
         defer { notes.close() }
         let port = freePort
         let sender = try UDPTestSender()
-        let logURL = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-\(server.name).log")
-        FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: logURL) }
-        let process = Process()
-        process.executableURL = prospero
         // No reverb, so the sound ends soon after the face (each event starts from silence).
-        process.arguments = kind == .midiIn
-            ? ["play", "--client-name", "GestureHecate", "--no-connect-audio", "--release", "0.05"]
-            : ["hecate", "--client-name", "GestureHecate", "--no-connect-audio", "--no-settings", "--reverb-mix", "0", "--port", "\(port)"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["JACK_DEFAULT_SERVER"] = server.name
-        environment["JACK_NO_START_SERVER"] = "1"
-        process.environment = environment
-        let log = try FileHandle(forWritingTo: logURL)
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        func output() -> String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
-        try waitUntil("prospero to report its latency", timeout: .seconds(10)) {
-            output().contains("MIDI in → sound") || !process.isRunning
-        }
-        try #require(process.isRunning, "prospero hecate ended early: \(output())")
+        let prospero = try ProsperoOnJACK(
+            kind == .midiIn
+                ? ["play", "--client-name", "GestureHecate", "--no-connect-audio", "--release", "0.05"]
+                : ["hecate", "--client-name", "GestureHecate", "--no-connect-audio", "--no-settings", "--reverb-mix", "0", "--port", "\(port)"],
+            server: server, log: "gesture")
+        try prospero.waitForLine(containing: "MIDI in → sound", timeout: .seconds(10))
         try waitUntil("out_left to connect to the probe") { probe.connect("GestureHecate:out_left", to: probe.audioInput) }
         if kind == .midiIn { try waitUntil("the notes to connect to midi_in") { notes.connect(to: "GestureHecate:midi_in") } }
         usleep(100_000)
@@ -153,7 +135,7 @@ extension JACKClientTests {
         endFace()
 
         let periodMicroseconds = period * 1_000_000 / 48_000
-        let measured = [process.processIdentifier, server.jackd.pid, getpid()]
+        let measured = [prospero.process.processIdentifier, server.jackd.pid, getpid()]
         var frames: [Int] = []
         var disturbed = 0, sent = 0
         var stalledRun = false
@@ -205,9 +187,8 @@ extension JACKClientTests {
         usleep(300_000)
         judge()
         if stalledRun { frames.removeAll() }
-        kill(process.processIdentifier, SIGINT)
-        try waitUntil("prospero to stop") { !process.isRunning }
-        let text = output()
+        try prospero.stop()
+        let text = prospero.output
         let printed = text.split(separator: "\n").first { $0.contains("input → sound") }.flatMap { line -> Int? in
             guard let r = line.range(of: "input → sound ") else { return nil }
             return Int(line[r.upperBound...].prefix { $0.isNumber })

@@ -86,34 +86,16 @@ extension JACKClientTests {
     }
 
     static func measureLatency(_ subject: LatencySubject = .hands, period: Int) throws -> LatencyRun {
-        guard let prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
         let periodMicroseconds = period * 1_000_000 / 48_000
         let server = try JACKTestServer(period: period)
         let probe = try LatencyProbe(serverName: server.name, onsetLevel: subject.onsetLevel, quietLevel: subject.quietLevel)
         defer { probe.close() }
         let port = freePort
         let sender = try UDPTestSender()
-        let logURL = FileManager.default.temporaryDirectory.appendingPathComponent("latency-\(server.name).log")
-        FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: logURL) }
-        let process = Process()
-        process.executableURL = prospero
-        process.arguments = subject.arguments(port, probe.midiInput) + ["--client-name", subject.client]
-        var environment = ProcessInfo.processInfo.environment
-        environment["JACK_DEFAULT_SERVER"] = server.name
-        environment["JACK_NO_START_SERVER"] = "1"
-        process.environment = environment
-        let log = try FileHandle(forWritingTo: logURL)
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        func output() -> String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
-        try waitUntil("prospero to report its latency", timeout: .seconds(20)) {
-            output().contains("input → sound") || !process.isRunning
-        }
-        try #require(process.isRunning, "prospero ended early: \(output())")
+        let prospero = try ProsperoOnJACK(subject.arguments(port, probe.midiInput) + ["--client-name", subject.client],
+                                          server: server, log: "latency")
+        try prospero.waitForLine(containing: "input → sound")
+        func output() -> String { prospero.output }
         try waitUntil("out_left to connect to the probe") { probe.connect("\(subject.client):out_left", to: probe.audioInput) }
         let prepared = try subject.prepare(output)
         defer { withExtendedLifetime(prepared) {} }
@@ -124,7 +106,7 @@ extension JACKClientTests {
         // (a period) in total spent by prospero's, jackd's and this process's threads ready to run but waiting
         // for a CPU (schedstat), the server's periods on time within a period (the probe's cadence), and the
         // send itself not held up after its stamp. A disturbed event is sent again, up to the subject's maximum.
-        let measured = [process.processIdentifier, server.jackd.pid, getpid()]
+        let measured = [prospero.process.processIdentifier, server.jackd.pid, getpid()]
         var audio: [Int] = [], midi: [Int] = []
         var disturbed = 0
         var sent = 0
@@ -181,9 +163,8 @@ extension JACKClientTests {
         if stalledRun { audio.removeAll() }  // judged as disturbed as a whole
         let audioPort = probe.playbackLatency(of: "\(subject.client):out_left") ?? 0
         let midiPort = subject.measuresMIDI ? probe.playbackLatency(of: "\(subject.client):midi_out") ?? 0 : 0
-        kill(process.processIdentifier, SIGINT)
-        try waitUntil("prospero to stop", timeout: .seconds(10)) { !process.isRunning }
-        let text = output()
+        try prospero.stop()
+        let text = prospero.output
         let printed = text.split(separator: "\n").first { $0.contains("input → sound") }.flatMap { line -> Int? in
             guard let r = line.range(of: "input → sound ") else { return nil }
             return Int(line[r.upperBound...].prefix { $0.isNumber })
