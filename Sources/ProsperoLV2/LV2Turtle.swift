@@ -1,3 +1,5 @@
+import Horatio
+
 /// Writes a plugin's bundle description (manifest.ttl, the plugin's TTL, its presets) from its
 /// `LV2PluginInfo`: the ports a host sees are the ones the adapter connects, generated from the same
 /// declarations, so the two cannot drift.
@@ -124,25 +126,7 @@ public enum LV2Turtle {
         return text.contains("e") || text.contains(".") ? text : text + ".0"
     }
 
-    /// A Turtle string literal with `"` `\` and control characters escaped.
-    public static func literal(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A Turtle string literal with `"` `\` and control characters escaped. Turtle's string escapes
+    /// (`\"` `\\` `\n` `\r` `\t`, `\uXXXX`) are JSON's, so the package's one escaper writes it.
+    public static func literal(_ text: String) -> String { JSONStringLiteral.quoted(text) }
 }

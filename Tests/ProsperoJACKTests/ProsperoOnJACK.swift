@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProsperoTestSupport
 import Testing
 
 /// `prospero ARGUMENTS` started on a test JACK server as a user starts it from a script: stdin closed,
@@ -13,18 +14,13 @@ final class ProsperoOnJACK {
     init(_ arguments: [String], server: JACKTestServer, log: String) throws {
         guard let prospero = JACKClientTests.prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(log)-\(server.name).log")
-        FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.executableURL = prospero
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["JACK_DEFAULT_SERVER"] = server.name
         environment["JACK_NO_START_SERVER"] = "1"
         process.environment = environment
-        let handle = try FileHandle(forWritingTo: logURL)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runLogging(to: logURL)
     }
 
     deinit {

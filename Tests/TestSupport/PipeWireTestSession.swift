@@ -131,13 +131,7 @@ public final class PipeWireTestSession: @unchecked Sendable {
         }
         process.environment = mergedEnvironment(own)
         let log = directory.appendingPathComponent("\(tool).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.runWithStopSignalsUnblocked()
-        try? handle.close()
+        try process.runLogging(to: log)
         daemons.append((tool, process, log))
     }
 
@@ -170,13 +164,7 @@ public final class PipeWireTestSession: @unchecked Sendable {
         process.arguments = [path] + arguments
         process.environment = mergedEnvironment(extra)
         let log = log ?? directory.appendingPathComponent("\((path as NSString).lastPathComponent)-\(UUID().uuidString.prefix(8)).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.runWithStopSignalsUnblocked()
-        try? handle.close()
+        try process.runLogging(to: log)
         return (process, log)
     }
 

@@ -110,13 +110,7 @@ public enum TestPeers {
         process.arguments = arguments
         // Output goes to a file, not a pipe: a chatty peer can never block on a full pipe.
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.runWithStopSignalsUnblocked()
-        try? handle.close()
+        try process.runLogging(to: log)
         logs.withLock { $0[ObjectIdentifier(process)] = log }
         return process
     }

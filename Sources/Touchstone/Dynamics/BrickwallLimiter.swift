@@ -319,6 +319,24 @@ public final class BrickwallLimiter: StereoProcessor {
             return limit(k, left: inLeft, right: inRight, peak: max(abs(inLeft), abs(inRight)))
         }
 
+        /// The sum of `ring`'s last `span` + 1 values once `incoming` is written at frame `n`: the previous sum
+        /// plus what enters minus what leaves, summed afresh once per ring cycle (slot 0) so rounding never drifts.
+        @inlinable @inline(__always)
+        static func runningSum(_ ring: UnsafeMutablePointer<Float>, adding incoming: Float, at n: Int, mask: Int, span: Int,
+                               previous: Double) -> Double {
+            let slot = n & mask
+            let leaving = ring[(n &- span &- 1) & mask]
+            ring[slot] = incoming
+            guard slot == 0 else { return previous + (Double(incoming) - Double(leaving)) }
+            var sum = 0.0
+            var j = n &- span
+            while j != n &+ 1 {
+                sum += Double(ring[j & mask])
+                j &+= 1
+            }
+            return sum
+        }
+
         /// Steps 2–6 for the frame entering the gain computer (already cleaned), whose peak is `peak`.
         @inlinable @inline(__always)
         mutating func limit(_ k: FrameSetup, left inLeft: Float, right inRight: Float, peak: Float) -> (left: Float, right: Float) {
@@ -367,21 +385,7 @@ public final class BrickwallLimiter: StereoProcessor {
                 self.releasedGain = released
 
                 // Moving average of the released gain over the last firstSpan + 1 frames (offline L + 1).
-                let first = k.firstSpan
-                let leaving = k.releasedGains[(n &- first &- 1) & mask]
-                k.releasedGains[slot] = released
-                var sum: Double
-                if slot == 0 {
-                    // Re-sum exactly once per ring cycle so rounding never drifts.
-                    sum = 0
-                    var j = n &- first
-                    while j != n &+ 1 {
-                        sum += Double(k.releasedGains[j & mask])
-                        j &+= 1
-                    }
-                } else {
-                    sum = self.gainSum + (Double(released) - Double(leaving))
-                }
+                let sum = Self.runningSum(k.releasedGains, adding: released, at: n, mask: mask, span: k.firstSpan, previous: self.gainSum)
                 self.gainSum = sum
                 var gain = Float(sum / k.windowLength)
                 // r = 1 implies this window's minimum is 1, so the queue holds one entry
@@ -394,19 +398,7 @@ public final class BrickwallLimiter: StereoProcessor {
                 let second = k.secondSpan
                 if second > 0 {
                     // The live stage's second mean, of the first over the last secondSpan + 1 frames.
-                    let leavingMean = k.averagedGains[(n &- second &- 1) & mask]
-                    k.averagedGains[slot] = gain
-                    var secondSum: Double
-                    if slot == 0 {
-                        secondSum = 0
-                        var j = n &- second
-                        while j != n &+ 1 {
-                            secondSum += Double(k.averagedGains[j & mask])
-                            j &+= 1
-                        }
-                    } else {
-                        secondSum = self.secondSum + (Double(gain) - Double(leavingMean))
-                    }
+                    let secondSum = Self.runningSum(k.averagedGains, adding: gain, at: n, mask: mask, span: second, previous: self.secondSum)
                     self.secondSum = secondSum
                     gain = Float(secondSum / k.secondLength)
                     nowSettled = nowSettled && secondSum == k.secondLength
