@@ -91,8 +91,10 @@ import Testing
     @Test func homeButtonAfterTenSecondsWithoutTouch() {
         var game = FeelYourVibe()
         _ = game.start(at: 1)
-        #expect(game.advance(to: 10.9, musicPosition: 0).isEmpty)
-        #expect(game.advance(to: 11, musicPosition: 0) == [.homeButton(visible: true)])
+        // Besides the tremolo's pulses (FeelYourVibeTremoloTests), nothing until the tenth second.
+        let notFelt = { (actions: [GameAction]) in actions.filter { if case .haptic = $0 { false } else { true } } }
+        #expect(notFelt(game.advance(to: 10.9, musicPosition: 0)).isEmpty)
+        #expect(notFelt(game.advance(to: 11, musicPosition: 0)) == [.homeButton(visible: true)])
         #expect(game.handle(Script.touch(11.5, 0.5, 0.5)).first == .homeButton(visible: false))
     }
 

@@ -93,9 +93,9 @@ import Testing
         var troughs = 0
         for k in 1..<(gains.count - 1) where gains[k] < gains[k - 1] && gains[k] <= gains[k + 1] && gains[k] < 0.2 { troughs += 1 }
         #expect(troughs == 2)
-        // One haptic per crossing (4 per second at 2 Hz).
+        // One haptic per crossing (4 per second at 2 Hz) and one per tremolo cycle (2 per second).
         let inSecond = r.haptics.events.filter { $0.time >= 2 && $0.time < 3 }
-        #expect(inSecond.count == 4)
+        #expect(inSecond.count == 6)
     }
 
     @Test func userWAVIsTheMusic() {

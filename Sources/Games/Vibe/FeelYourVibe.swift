@@ -14,6 +14,12 @@ import Haptics
 /// - Haptics: one `HapticManager.adaptiveEvent` at each crossing (continuous 0.2 s at ≤ 2 Hz, a
 ///   transient above), its amplitude from the swipe's speed through the line: speed in screen heights
 ///   per second ÷ 4, clamped to 0.2…1 (a brisk 4 heights/s swipe is full strength).
+/// - The tremolo felt (seed 003, "haptic frequency mirrors audio tremolo frequency"): while the game runs,
+///   one `HapticManager.adaptiveEvent` per tremolo cycle at amplitude = depth (at or below 2 Hz a
+///   continuous 0.2 s pulse at 0.7 × depth, above a sharp transient at 0.6 × depth), at the cycle's start
+///   on the session (audio) clock, whether or not a finger moves. The cycles are counted by integrating
+///   the rate the audio engine is given (both start at phase 0 at `start`), and each pulse is scheduled
+///   up to `pulseLead` (50 ms) before it is due, so a page can play it on time.
 /// - Tremolo gain law: `VibeLFO.gain` (the volume swings between 1 and 1 − depth).
 /// - Inactivity: the home button after 10 s without touch.
 public struct FeelYourVibe: GameModel {
@@ -25,6 +31,8 @@ public struct FeelYourVibe: GameModel {
     public static let minimumHapticAmplitude = 0.2
     public static let fadeInTime = 1.5
     public static let fadeOutTime = 1.0
+    /// How far ahead (s) a tremolo pulse is scheduled.
+    public static let pulseLead = 0.05
 
     /// Current LFO rate, Hz.
     public private(set) var frequency = VibeLFO.startFrequency
@@ -36,6 +44,11 @@ public struct FeelYourVibe: GameModel {
     var recentRates: [Double] = []
     var touch = PrimaryTouch()
     var inactivity = InactivityMonitor()
+    /// Tremolo cycles since the start (integrated rate), the session time they were counted to, and the
+    /// last cycle whose pulse went out; nil before the start and after leaving.
+    var cycles = 0.0
+    var cyclesTime: Double?
+    var pulsedCycle = 0
 
     /// - Parameter inactivityTimeout: seconds without touch before the home button shows (seed: 10).
     public init(inactivityTimeout: Double = InactivityMonitor.defaultTimeout) {
@@ -46,16 +59,45 @@ public struct FeelYourVibe: GameModel {
 
     public mutating func start(at time: Double) -> [GameAction] {
         inactivity.start(at: time)
+        cycles = 0
+        cyclesTime = time
+        pulsedCycle = 0
         return [.audio(.masterLevel(1, ramp: 0.02)), .audio(.tremolo(rate: frequency, depth: Float(depth))),
                 .audio(.musicLevel(1, ramp: Self.fadeInTime))]
     }
 
     public mutating func leave(at time: Double) -> [GameAction] {
-        [.audio(.masterLevel(0, ramp: Self.fadeOutTime))]
+        cyclesTime = nil
+        return [.audio(.masterLevel(0, ramp: Self.fadeOutTime))]
     }
 
     public mutating func advance(to time: Double, musicPosition: Double) -> [GameAction] {
-        inactivity.advance(to: time).map { [$0] } ?? []
+        var actions = inactivity.advance(to: time).map { [$0] } ?? []
+        actions += tremoloPulses(to: time)
+        return actions
+    }
+
+    /// Counts the tremolo's cycles up to `time` at the current rate (never backwards).
+    mutating func countCycles(to time: Double) {
+        guard let from = cyclesTime, time > from else { return }
+        cycles += frequency * (time - from)
+        cyclesTime = time
+    }
+
+    /// The pulses of the cycles that start by `time + pulseLead`, each at its cycle's start.
+    mutating func tremoloPulses(to time: Double) -> [GameAction] {
+        guard cyclesTime != nil else { return [] }
+        countCycles(to: time)
+        var pulses: [GameAction] = []
+        // At most a few per call: the rate is at most 10 Hz and the clock is advanced every frame.
+        while pulses.count < 16 {
+            let next = pulsedCycle + 1
+            let at = time + (Double(next) - cycles) / frequency
+            guard at <= time + Self.pulseLead else { break }
+            pulses.append(.haptic(HapticManager.adaptiveEvent(rate: frequency, amplitude: depth, at: at)))
+            pulsedCycle = next
+        }
+        return pulses
     }
 
     /// The seed's amplitude mapping for a horizontal position x (0…1).
@@ -65,6 +107,7 @@ public struct FeelYourVibe: GameModel {
 
     public mutating func handle(_ frame: TrackingFrame) -> [GameAction] {
         guard let change = touch.ingest(frame) else { return [] }
+        countCycles(to: frame.timestamp)   // the cycles so far ran at the rate before this frame
         var actions: [GameAction] = []
         if let a = inactivity.touch(at: frame.timestamp) { actions.append(a) }
         switch change {
