@@ -43,12 +43,18 @@ struct GamesBrowserTests {
         let sync = result["sync"] as? [String: Any]
         let offset = sync?["offset"] as? Double ?? .nan
         var calls = Self.vibrateCalls(result["vibrations"])
-        let log = ((result["page"] as? [String: Any])?["log"] as? [[String: Any]]) ?? []
+        let page = result["page"] as? [String: Any]
+        let log = (page?["log"] as? [[String: Any]]) ?? []
+        // Feel Your Vibe pulses with the tremolo until the server hears that the page left, so bursts go on
+        // after the script took the page's log. Those due later than `cutoff` (the log's time less the pulses'
+        // 50 ms lead and a transport margin) are not judged, nor the vibrate calls they may already have made.
+        let cutoff = (page?["now"] as? Double ?? .infinity) - 150
         #expect(!bursts.isEmpty, "\(game): no haptic burst")
-        var onTime = 0, nothingToFeel = 0
+        var onTime = 0, nothingToFeel = 0, afterTheLog = 0
         for burst in bursts {
             let expected = WebVibrationPattern(HapticPattern(events: burst.events)).pattern
             let due = burst.time * 1000 - offset
+            if due > cutoff { afterTheLog += 1; continue }
             let entry = log.first { ($0["serial"] as? Double).map { Int($0) } == burst.serial }
             guard let entry, let received = entry["received"] as? Double else { Issue.record("\(game): the page never got burst \(burst.serial)"); continue }
             let late = received - due
@@ -68,8 +74,9 @@ struct GamesBrowserTests {
                 #expect(call.t - received < 10, "\(game): late burst \(burst.serial) vibrated \(call.t - received) ms after it arrived")
             }
         }
-        #expect(calls.isEmpty, "\(game): \(calls.count) vibrate calls without a burst")
-        print("\(game): \(onTime) of \(bursts.count) bursts vibrated on time, \(bursts.count - onTime - nothingToFeel) late and cut, \(nothingToFeel) with nothing to vibrate")
+        let unmatched = calls.filter { $0.t < cutoff - 50 }
+        #expect(unmatched.isEmpty, "\(game): \(unmatched.count) vibrate calls without a burst")
+        print("\(game): \(onTime) of \(bursts.count - afterTheLog) bursts vibrated on time, \(bursts.count - afterTheLog - onTime - nothingToFeel) late and cut, \(nothingToFeel) with nothing to vibrate (\(afterTheLog) after the page's log was taken)")
     }
 
     /// The recorded `navigator.vibrate` calls: (performance.now() in ms, pattern).

@@ -131,7 +131,7 @@ def stage_box(driver):
 
 
 def page_log(driver):
-    return driver.execute_script("return {offset: window.games.clock.offset, samples: window.games.clock.samples, log: window.games.player.log}")
+    return driver.execute_script("return {offset: window.games.clock.offset, samples: window.games.clock.samples, log: window.games.player.log, now: performance.now()}")
 
 
 def vibrations(driver):
