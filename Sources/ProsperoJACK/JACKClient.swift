@@ -108,6 +108,9 @@ public final class JACKClient: @unchecked Sendable {
     var handlerProcessingLatency: Int { state?.handlerLatency() ?? 0 }
     /// Counters of the running client; any thread.
     public var statistics: JACKClientStatistics { state?.statistics ?? JACKClientStatistics() }
+    /// How many connections were made or broken in the server's graph since activation (any client's);
+    /// any thread. A change means the output may now reach another device (``JACKOutputRoute``).
+    public var graphChangeCount: Int { state?.graphChanges.load(ordering: .relaxed) ?? 0 }
     /// True once the server has shut down or died while the client was active; any thread.
     public var isServerGone: Bool { state?.serverGone.load(ordering: .acquiring) ?? false }
     /// Why the server went away, once ``isServerGone``; any thread.
@@ -142,6 +145,7 @@ public final class JACKClient: @unchecked Sendable {
         _ = pj_jack_set_buffer_size_callback(handle, jackBufferSizeCallback, arg)
         _ = pj_jack_set_sample_rate_callback(handle, jackSampleRateCallback, arg)
         if pj_jack_has_latency_callback() != 0 { _ = pj_jack_set_latency_callback(handle, jackLatencyCallback, arg) }
+        _ = pj_jack_set_port_connect_callback(handle, jackPortConnectCallback, arg)
         if pj_jack_has_info_shutdown() != 0 {
             pj_jack_on_info_shutdown(handle, jackInfoShutdownCallback, arg)
         } else {

@@ -23,6 +23,8 @@ class JACKRealtimeState: @unchecked Sendable {
     let periodClock = JACKPeriodClock()
 
     let xruns = Atomic<Int>(0)
+    /// Connections made or broken anywhere in the server's graph (JACK's notification thread counts them).
+    let graphChanges = Atomic<Int>(0)
     let periods = Atomic<Int>(0)
     let frames = Atomic<Int>(0)
     let longestCallback = Atomic<Int>(0)
@@ -276,6 +278,10 @@ let jackProcessCallback: pj_jack_process_callback = { nframes, arg in
 let jackXrunCallback: pj_jack_xrun_callback = { arg in
     Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { _ = $0.xruns.add(1, ordering: .relaxed) }
     return 0
+}
+
+let jackPortConnectCallback: pj_jack_port_connect_callback = { _, _, _, arg in
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { _ = $0.graphChanges.add(1, ordering: .relaxed) }
 }
 
 let jackBufferSizeCallback: pj_jack_nframes_callback = { nframes, arg in

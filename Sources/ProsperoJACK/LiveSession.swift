@@ -26,6 +26,15 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
     /// The live input's frame clock: attached to each client the session opens, so that input events
     /// are due at their arrival frame plus its delay; its delay is part of the latency reported.
     public var inputClock: JACKInputClock?
+    /// Called on the session's thread when connections in the server's graph changed (a playback port
+    /// connected or disconnected, a device's ports replaced) and then stayed unchanged for
+    /// ``graphSettleTime``, with the full names of this client's audio outputs: where the sound goes may
+    /// have changed (``JACKOutputRoute/detect(serverName:outputs:)``). Also once after the session's
+    /// own connections. Keep it short; the session's polling waits for it.
+    public var onGraphChange: (@Sendable (_ outputs: [String]) -> Void)?
+    /// How long the graph must stay unchanged before ``onGraphChange`` runs (connections come in pairs,
+    /// and a patchbay makes several at once).
+    public static let graphSettleTime: Duration = .milliseconds(150)
     private let reconnections = Atomic<Int>(0)
     private let lastStatistics = Mutex(JACKClientStatistics())
     private let lastStatus: Mutex<AudioHostStatus>
@@ -86,6 +95,8 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
         stop.stopAfter(options.duration)
         var reportedXruns = 0
         var nextFullStatus = ContinuousClock.now + .seconds(1)
+        var seenGraphChanges = 0
+        var graphChangedAt: ContinuousClock.Instant?
         while true {
             if let outcome = reasonToEnd() {
                 if let client {
@@ -116,6 +127,16 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
                     log(status.xrunLine)
                     reportedXruns = status.xruns
                 }
+                if let onGraphChange {
+                    let changes = current.graphChangeCount
+                    if changes != seenGraphChanges {
+                        seenGraphChanges = changes
+                        graphChangedAt = ContinuousClock.now
+                    } else if let at = graphChangedAt, ContinuousClock.now - at >= Self.graphSettleTime {
+                        graphChangedAt = nil
+                        onGraphChange([JACKClient.PortName.leftOutput, JACKClient.PortName.rightOutput].map { "\(current.name):\($0)" })
+                    }
+                }
                 if current.isServerGone {
                     let reason = current.serverShutdownReason ?? "unknown reason"
                     lastStatus.withLock {
@@ -138,6 +159,7 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
                     client = try start(isReconnect: true)
                     reconnections.add(1, ordering: .relaxed)
                     reportedXruns = 0
+                    seenGraphChanges = 0
                 } catch .serverUnavailable {
                     let retryAt = ContinuousClock.now + options.reconnectInterval
                     while ContinuousClock.now < retryAt, reasonToEnd() == nil {

@@ -210,8 +210,10 @@ struct HecateCommand: ParsableCommand {
             base: face, bindings: bindings, learning: learn, drain: { handler.controlChanges.drain($0) },
             apply: { path, value in for c in controls.settings.move(path, to: value, pack: setup.pack) { handler.host.send(c) } },
             announce: { StandardOutput.line($0) })
+        // Work from the JACK session's thread (a new output route) reaches the engine through the host's thread.
+        let mailbox = LiveInstrumentMailbox(base: instrument)
         let options = try network.hostOptions()
-        let host = LiveHost(source: network.source(), instrument: instrument, stop: stop, options: options, sink: try network.sink())
+        let host = LiveHost(source: network.source(), instrument: mailbox, stop: stop, options: options, sink: try network.sink())
         do { try host.start() } catch {
             throw ValidationError("cannot listen on udp \(network.host):\(network.port): \(error)")
         }
@@ -227,8 +229,28 @@ struct HecateCommand: ParsableCommand {
                 + ", late commands \(handler.host.lateCommandCount)")
         }
         // The face's fade-out is queued before JACK's final period.
-        try live.run(handler: handler, stop: stop, inputClock: inputClock, beforeFinalPeriod: { input.waitUntilFinished() })
+        try live.run(handler: handler, stop: stop, inputClock: inputClock, beforeFinalPeriod: { input.waitUntilFinished() },
+                     onGraphChange: setup.routeIsAutomatic ? HecateCommand.followRoute(setup.settings, server: live.server, into: mailbox, host: handler.host) : nil)
         return (instrument.bindings, controls.settings)
+    }
+
+    /// With `--route auto`: after each change of JACK's graph, where the outputs now play (a Bluetooth sink
+    /// connected or disconnected); a new route sets the limiter's ceiling, sent from the live host's thread.
+    static func followRoute(_ settings: HecateStudioSettings, server: String?, into mailbox: LiveInstrumentMailbox,
+                            host: EngineHost<DroneSynthEngine>) -> @Sendable ([String]) -> Void {
+        let current = Mutex(settings.route)
+        let playAlong = settings.playAlong
+        return { outputs in
+            guard let detected = try? JACKOutputRoute.detect(serverName: server, outputs: outputs) else { return }
+            let changed = current.withLock { route in
+                defer { route = detected.route }
+                return route != detected.route
+            }
+            guard changed else { return }
+            let ceiling = detected.route.limiterCeiling(playAlong: playAlong)
+            StandardOutput.line("hecate: output route now: \(detected.summary); limiter \(Int(ceiling)) dBFS")
+            mailbox.post { host.send(.output(playAlong: playAlong, route: detected.route)) }
+        }
     }
 
     /// The live settings a learned controller moves (one thread: the live host's).

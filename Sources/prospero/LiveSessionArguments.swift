@@ -50,12 +50,14 @@ struct LiveSessionArguments: ParsableArguments {
     /// Exits non-zero (after saying why) when JACK is missing or unreachable, a port is unknown, or
     /// the server shut down; requests `stop` then too, so the command's other parts end.
     func run(handler: any JACKProcessHandler, stop: LiveStop, inputClock: JACKInputClock? = nil,
-             beforeFinalPeriod: (@Sendable () -> Void)? = nil) throws {
+             beforeFinalPeriod: (@Sendable () -> Void)? = nil,
+             onGraphChange: (@Sendable (_ outputs: [String]) -> Void)? = nil) throws {
         let outcome: LiveSessionOutcome
         do {
             let session = LiveSession(handler: handler, options: options, stop: stop, log: { StandardOutput.line($0) })
             session.beforeFinalPeriod = beforeFinalPeriod
             session.inputClock = inputClock
+            session.onGraphChange = onGraphChange
             outcome = try session.run()
         } catch {
             stop.request(.failed("\(error)"))

@@ -90,6 +90,8 @@ typedef void (*pj_jack_shutdown_callback)(void *arg);
 typedef void (*pj_jack_info_shutdown_callback)(int status, const char *reason, void *arg);
 /// JackLatencyCallback: `mode` is PJJackCaptureLatency or PJJackPlaybackLatency.
 typedef void (*pj_jack_latency_callback)(int mode, void *arg);
+/// JackPortConnectCallback: ports `a` and `b` (jack_port_id_t) were connected (`connect` ≠ 0) or disconnected.
+typedef void (*pj_jack_port_connect_callback)(uint32_t a, uint32_t b, int connect, void *arg);
 
 // MARK: - Loading
 
@@ -107,6 +109,9 @@ int pj_jack_has_info_shutdown(void);
 int pj_jack_has_latency_callback(void);
 /// jack_set_latency_callback; -1 when libjack lacks it.
 int pj_jack_set_latency_callback(jack_client_t *client, pj_jack_latency_callback callback, void *arg);
+/// jack_set_port_connect_callback (any client's connection made or broken; called on JACK's notification
+/// thread, not the process thread); -1 when libjack lacks it.
+int pj_jack_set_port_connect_callback(jack_client_t *client, pj_jack_port_connect_callback callback, void *arg);
 /// jack_port_set_latency_range; nothing when libjack lacks it.
 void pj_jack_port_set_latency_range(jack_port_t *port, int mode, pj_jack_latency_range_t *range);
 

@@ -18,6 +18,8 @@ extension DroneSynthEngine {
             index += renderChunk(l + index, r + index, min(count - index, chunk))
         }
         output.measure(left: l, right: r, count: count)
+        let beats = beatPhase + Double(count) * bpm / (60 * sampleRate)
+        beatPhase = beats - beats.rounded(.down)
         waveform.write(UnsafeBufferPointer(start: l, count: count))
     }
 

@@ -15,6 +15,7 @@ extension DroneSynthEngine {
         s.octave = shown[5]
         s.bass = pedals.bassLevel
         s.tremoloPhase = Float(effects.tremolo.phase)
+        s.beatPhase = Float(beatPhase)
         s.breathPhase = Float(breathing.lfo.outputPhase)
         s.shimmer = tones.levels[5]
         let low = max(controls.preset[Slot.cutoffMin], 20)

@@ -87,6 +87,9 @@ public final class DroneSynthEngine: AudioEngine {
     @exclusivity(unchecked) var keyIndex = 0
     @exclusivity(unchecked) var degreeIndex = 0
     @exclusivity(unchecked) var bpm = 90.0
+    /// Where the tempo's quarter-note beat is, 0…1 (0 on the beat), advanced per block so the display can
+    /// show the tempo while neither the arpeggiator nor the tremolo makes it audible.
+    @exclusivity(unchecked) var beatPhase = 0.0
     /// The pack sounding now, and the one whose waveform, detune and room wait for the dip's bottom.
     @exclusivity(unchecked) var currentPreset: VoicePreset
     @exclusivity(unchecked) var incomingPreset: VoicePreset

@@ -14,6 +14,8 @@ public struct DroneSynthSnapshot: Sendable, Hashable {
     public var bass: Float = 0
     /// Tremolo LFO phase, 0…1.
     public var tremoloPhase: Float = 0
+    /// The tempo's quarter-note beat phase, 0…1 (0 on the beat).
+    public var beatPhase: Float = 0
     /// Breathing LFO phase, 0…1.
     public var breathPhase: Float = 0
     /// Octave shimmer amplitude (the smile), 0…brightness cap.

@@ -43,6 +43,10 @@ public protocol StudioInstrument: AnyObject {
     func receiveControls(_ outputs: [Float], at time: Double)
     /// Time passes (lifecycle timeouts, arpeggiator clocks); called at the input loop's tick.
     func advance(to time: Double)
+    /// The changes the instrument made on its own as time passed (in ``advance(to:)`` or
+    /// ``frameJSON(now:)``: a game's tremolo pulse, its home button), oldest first, each to be sent as its
+    /// own `changed` message; the instrument forgets them. Default: none.
+    func takeChanges() -> [[String: StudioValue]]
     /// The instrument stops sounding: it was deselected or the studio stops. End every note.
     func silence(at time: Double)
 }
@@ -64,4 +68,5 @@ extension StudioInstrument {
     public func receive(_ frames: [TrackingFrame], at time: Double) {}
     public func receiveControls(_ outputs: [Float], at time: Double) {}
     public func advance(to time: Double) {}
+    public func takeChanges() -> [[String: StudioValue]] { [] }
 }

@@ -290,8 +290,19 @@ public final class StudioSession: @unchecked Sendable {
     /// The active instrument's HUD frame to `frames` subscribers (call at up to 30 Hz).
     public func sendFrame(now: Double) {
         state.withLock { s in
-            guard let a = s.stage.active, let frame = s.stage.instruments[a].frameJSON(now: now) else { return }
-            broadcast(.frame(instrument: s.stage.instruments[a].id, frame: frame), in: &s)
+            guard let a = s.stage.active else { return }
+            let instrument = s.stage.instruments[a]
+            if let frame = instrument.frameJSON(now: now) {
+                broadcast(.frame(instrument: instrument.id, frame: frame), in: &s)
+            }
+            broadcastChanges(of: instrument, in: &s)
+        }
+    }
+
+    /// What the instrument changed on its own as time passed, to every client.
+    private func broadcastChanges(of instrument: any StudioInstrument, in s: inout State) {
+        for changes in instrument.takeChanges() where !changes.isEmpty {
+            broadcast(.changed(instrument: instrument.id, changes: changes), in: &s)
         }
     }
 
@@ -337,6 +348,7 @@ public final class StudioSession: @unchecked Sendable {
         state.withLock { s in
             guard let a = s.stage.active else { return }
             s.stage.instruments[a].advance(to: time)
+            broadcastChanges(of: s.stage.instruments[a], in: &s)
         }
     }
 

@@ -56,6 +56,10 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
     var aspectRatio = 9.0 / 19.5
     var homeShown = false
     var lastFrameRunning = false
+    /// Changes made as time passed (tremolo pulses, the home button), until the session takes them;
+    /// at most ``maximumUnsent`` (the oldest go: a session that never asks must not grow this).
+    var unsent: [[String: StudioValue]] = []
+    static let maximumUnsent = 64
     /// Fingers down: "<client>#<id>" → model slot.
     var slots: [String: Int] = [:]
     let monotonic: () -> Double
@@ -145,6 +149,7 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
         track.removeAll()
         inputLog.removeAll()
         bursts.removeAll()
+        unsent.removeAll()
         mixer.reset()
         slots.removeAll()
         homeShown = false
@@ -248,8 +253,21 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
         return apply(actions, at: time)
     }
 
+    /// Ticks, keeping what changed for ``takeChanges()``.
+    func tickKeepingChanges(now: Double) {
+        let changes = tick(now: now)
+        guard !changes.isEmpty else { return }
+        unsent.append(changes)
+        if unsent.count > Self.maximumUnsent { unsent.removeFirst(unsent.count - Self.maximumUnsent) }
+    }
+
+    public func takeChanges() -> [[String: StudioValue]] {
+        defer { unsent.removeAll(keepingCapacity: true) }
+        return unsent
+    }
+
     public func frameJSON(now: Double) -> [String: StudioValue]? {
-        _ = tick(now: now)
+        tickKeepingChanges(now: now)
         let running = model != nil
         defer { lastFrameRunning = running }
         guard running || lastFrameRunning else { return nil }
@@ -268,12 +286,13 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
     /// The game's own frame members; subclasses override.
     func gameFrame(_ model: any GameModel, at time: Double) -> [String: StudioValue] { [:] }
 
-    public func advance(to time: Double) { _ = tick(now: time) }
+    public func advance(to time: Double) { tickKeepingChanges(now: time) }
 
     public func silence(at time: Double) {
         let t = audioTime(now: time)
         if var m = model { _ = apply(m.leave(at: t), at: t) }
         model = nil
+        unsent.removeAll()
         mixer.reset()
         slots.removeAll()
         output.host.send(.masterLevel(0, ramp: 0.05))

@@ -9,7 +9,7 @@ extension HecateStudioInstrument {
     /// Members: `face` (in view), `muted`; `meters` {id: {value, amount}} (each 0…1: the raw signal and
     /// what its mappings make of it; absent without a face); `head` {yaw, pitch, roll} in degrees;
     /// `clockBPM` (the MIDI clock's tempo the engine follows, when one runs); and from the engine's snapshot: `tones` {root…octave} and `bass` (0…1), `beat` {arpeggiator,
-    /// step 0…7, tremolo, phase 0…1}, `viz` (``HecateVisualProperties``), `engine` {key, chord, rms,
+    /// step 0…7, tremolo, phase 0…1, beatPhase 0…1 (the tempo's quarter-note beat)}, `viz` (``HecateVisualProperties``), `engine` {key, chord, rms,
     /// peak, faceFade, limiterCeiling, gainReduction}.
     public func frameJSON(now: Double) -> [String: StudioValue]? {
         guard now - lastFrameTime >= 1 / Self.maximumFrameRate - 0.002 else { return nil }
@@ -43,6 +43,7 @@ extension HecateStudioInstrument {
             frame["beat"] = .object([
                 "arpeggiator": .bool(s.arpeggiatorOn), "step": .number(Double(s.arpeggiatorStep)),
                 "tremolo": .bool(tremoloOn), "phase": .number(Self.finite(s.tremoloPhase)),
+                "beatPhase": .number(Self.finite(s.beatPhase)),
             ])
             frame["viz"] = HecateVisualProperties(s, tremoloOn: tremoloOn, brightnessCap: pack.preset.brightnessCap).json
             let key = MusicalKey(rawValue: s.key).map { HecateStudioSettings.keyNames[$0.rawValue] } ?? "?"

@@ -5,9 +5,11 @@ import HiSynth
 /// original app's units, stored as the preset string stores them: binary16), checking type and range.
 ///
 /// Ranges are the UI's (spec §1): level 0…1, pitch −12…12 semitones (whole), attack 0…2 s, decay
-/// 0.05…2 s, sustain 0…1, release 0.05…10 s, cutoffs 10…22 050 Hz, resonances −20…40 dB, LFO depth 0…1,
+/// 0.05…2 s, sustain 0…1, release 0.05…10 s, cutoffs 10…22 050 Hz, resonances −20…34 dB, LFO depth 0…1,
 /// speed 0.25…20 Hz, phase 0…1 cycles, reverb size 1…3 (whole), mix 0…1, delay feedback and mixes
 /// 0…100 %, delay time 0…2 s, drive gain −40…20 dB, decimation 0…30 %.
+/// The resonances end at +34 dB, where the engine's filter clamps Q (50): the preset format keeps the
+/// original's −20…40 dB, and a preset's value above +34 dB loads unchanged and sounds as +34 dB.
 public struct HiSynthRackControl: Sendable {
     public enum Kind: Sendable {
         /// A number in `range`; `whole` numbers only when set.
@@ -103,9 +105,9 @@ public struct HiSynthRackControl: Sendable {
 
     static let filters: [HiSynthRackControl] = [
         number("lp.cutoff", 10...22_050, unit: "Hz", \HiSynthPreset.filters.lowPass.cutoff),
-        number("lp.resonance", -20...40, unit: "dB", \HiSynthPreset.filters.lowPass.resonance),
+        number("lp.resonance", -20...34, unit: "dB", \HiSynthPreset.filters.lowPass.resonance),
         number("hp.cutoff", 10...22_050, unit: "Hz", \HiSynthPreset.filters.highPass.cutoff),
-        number("hp.resonance", -20...40, unit: "dB", \HiSynthPreset.filters.highPass.resonance),
+        number("hp.resonance", -20...34, unit: "dB", \HiSynthPreset.filters.highPass.resonance),
     ]
 
     static let lfos: [HiSynthRackControl] = (0..<3).flatMap { i in

@@ -165,8 +165,20 @@ with studio_browser(width=412, height=860) as driver:
     time.sleep(0.3)
     if driver.execute_script("return document.getElementById('readout').dataset.phrases") != "0":
         fail("harmony: a tap beside the circle played a phrase")
-    click_at(cx, cy)
-    wait_for(lambda: driver.execute_script("return document.querySelector('[data-testid=mark-hit]') !== null"), what="harmony: a hit mark")
+    # The hit: the circle shown now, clicked at once. A circle lasts one bar, which a loaded machine can spend
+    # on the screenshot and the miss; then the next circle is the one to hit (at most four tries).
+    shown = "const c = document.getElementById('circle'); return c.dataset.state === 'shown' && !c.hidden ? [+c.dataset.x, +c.dataset.y, +c.dataset.r] : null"
+    hit = "return document.querySelector('[data-testid=mark-hit]') !== null"
+    for attempt in range(4):
+        circle = wait_for(lambda: driver.execute_script(shown), timeout=8, what="harmony: a circle to hit")
+        click_at(circle[0], circle[1])
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and not driver.execute_script(hit):
+            time.sleep(0.05)
+        if driver.execute_script(hit):
+            break
+        print(f"harmony: try {attempt + 1} missed its circle (gone before the click landed); the next one", flush=True)
+    wait_for(lambda: driver.execute_script(hit), what="harmony: a hit mark")
     wait_for(lambda: driver.execute_script("return document.getElementById('readout').dataset.phrases") == "1", what="harmony: one phrase")
     wait_for(lambda: driver.execute_script("return document.getElementById('circle').dataset.state") == "hit", what="harmony: the circle's hit state")
     wait_for(lambda: vibrations(driver), what="harmony: navigator.vibrate called")

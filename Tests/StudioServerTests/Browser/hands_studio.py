@@ -174,6 +174,54 @@ try:
         wait_for(lambda: hud("notes") == [], what="the mouse note to end")
         wait_for(lambda: dial.get_attribute("data-angle") == "210.0", what="the velocity needle back at 210°")
 
+        # Velocity without pressure (js/touch-force.js): a touch that reports no force plays by its contact's
+        # size (CDP's radius is half the pointer's width), a mouse by its speed in the 80 ms before the press.
+        def velocity_of(press, release, what):
+            press()
+            notes = wait_for(lambda: hud("notes"), what=f"a note from {what}")
+            source = driver.execute_script("return document.querySelector('#pad').dataset.forceSource")
+            release()
+            wait_for(lambda: hud("notes") == [], what=f"the note of {what} to end")
+            return notes[0]["velocity"], source
+        def contact(radius, ident):
+            return lambda: touch("touchStart", [{**at(0.5, 0.5), "id": ident, "radiusX": radius, "radiusY": radius, "force": 0}])
+        light, light_source = velocity_of(contact(3, 30), lambda: touch("touchEnd", []), "a fingertip")
+        firm, firm_source = velocity_of(contact(15, 31), lambda: touch("touchEnd", []), "a flat finger")
+        if light_source != "contact" or firm_source != "contact":
+            fail(f"touches without force played by {light_source}, {firm_source}, not by the contact's size")
+        if not firm >= light + 40:
+            fail(f"a 30 px contact played velocity {firm}, a 6 px one {light}: the size does not reach the velocity")
+        # The mouse's approach is given as synthetic pointer events from the page itself, so the speed the page
+        # measures is the script's (its event times), not the test driver's round trips on a loaded machine.
+        approach = """
+            const [steps, stepPx, gapMs] = arguments;
+            const pad = document.querySelector('#pad'), r = pad.getBoundingClientRect();
+            const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+            const at = (type, x, buttons) => pad.dispatchEvent(new PointerEvent(type, {
+              pointerId: 41, pointerType: 'mouse', isPrimary: true, clientX: x, clientY: cy, buttons,
+              pressure: buttons ? 0.5 : 0, bubbles: true, cancelable: true }));
+            const done = arguments[arguments.length - 1];
+            let k = steps;
+            const next = () => {
+              if (k > 0) { at('pointermove', cx - stepPx * k, 0); k -= 1; setTimeout(next, gapMs); }
+              else { at('pointerdown', cx, 1); done(); }
+            };
+            next();"""
+        lift = lambda: driver.execute_script("""
+            const pad = document.querySelector('#pad'), r = pad.getBoundingClientRect();
+            pad.dispatchEvent(new PointerEvent('pointerup', { pointerId: 41, pointerType: 'mouse', isPrimary: true,
+              clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true }));""")
+        strike = lambda: driver.execute_async_script(approach, 5, 40, 4)        # 200 px in 20 ms: 10 px/ms
+        press_slowly = lambda: driver.execute_async_script(approach, 5, 1, 25)  # 1 px every 25 ms: 0.04 px/ms
+        release = lift
+        fast, fast_source = velocity_of(strike, release, "a mouse strike")
+        slow, slow_source = velocity_of(press_slowly, release, "a slow mouse press")
+        if fast_source != "speed" or slow_source != "speed":
+            fail(f"mouse presses played by {fast_source}, {slow_source}, not by the approach speed")
+        if not fast >= slow + 40:
+            fail(f"a mouse strike played velocity {fast}, a slow press {slow}: the speed does not reach the velocity")
+        print(f"velocity without pressure: contact 6 px {light}, 30 px {firm}; mouse slow {slow}, strike {fast}", flush=True)
+
         # A key change moves the frets: D major pentatonic over 48…72 has 10 zones.
         by_testid(driver, "hands-settings-toggle").click()
         Select(by_testid(driver, "hands-key")).select_by_value("D")

@@ -111,6 +111,17 @@ with studio_browser() as driver:
     wait_for(lambda: by_testid(driver, "chord-5").get_attribute("aria-pressed") == "true", what="V pressed")
     wait_for(lambda: by_testid(driver, "engine-chord").get_attribute("data-chord") == "5", what="the engine to play V")
 
+    # With neither the arpeggiator nor the tremolo (the defaults), the beat indicator flashes the tempo:
+    # its pulse brightens on each quarter-note beat and fades over it.
+    wait_for(lambda: by_testid(driver, "beat-indicator").get_attribute("data-shows") == "tempo", what="the beat indicator on the tempo")
+    seen = set()
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and (len(seen) < 4 or max(seen) < 0.7 or min(seen) > 0.4):
+        seen.add(float(driver.execute_script("return getComputedStyle(document.querySelector('#beat .pulse')).opacity")))
+        time.sleep(0.05)
+    if len(seen) < 4 or max(seen) < 0.7 or min(seen) > 0.4:
+        fail(f"the tempo pulse does not beat: opacities {sorted(seen)}")
+
     # The key changes the chord bar's names.
     Select(by_testid(driver, "key")).select_by_value("D")
     wait_for(lambda: by_testid(driver, "key-indicator").text == "D", what="the key D")

@@ -75,6 +75,28 @@ struct GameStudioInstrumentTests {
         #expect(bursts == 5)
     }
 
+    @Test("Feel Your Vibe: the tremolo's pulses, made as time passes, are each taken once as a changed burst, in order")
+    func vibePulsesAreTakenAsChanges() throws {
+        let clock = TestClock()
+        let g = VibeStudioInstrument(seed: 1, now: { clock.now })
+        _ = try g.apply(action: "vibe.start", value: .null)
+        var serials: [Int] = []
+        // 2 s at the start rate (VibeLFO.startFrequency), frames at 30 Hz, no finger.
+        for _ in 0..<60 {
+            clock.now += 1.0 / 30
+            _ = g.frameJSON(now: clock.now)
+            for changes in g.takeChanges() {
+                guard case .object(let burst)? = changes["haptic"], let serial = burst["serial"]?.number else { continue }
+                serials.append(Int(serial))
+            }
+        }
+        let cycles = Int((2 * VibeLFO.startFrequency).rounded(.down))
+        #expect(serials.count >= cycles && serials.count <= cycles + 1, "\(serials.count) pulses in 2 s at \(VibeLFO.startFrequency) Hz")
+        #expect(serials == serials.sorted() && Set(serials).count == serials.count)
+        #expect(g.bursts.map(\.serial) == serials, "every burst made is taken, none twice")
+        #expect(g.takeChanges().isEmpty)
+    }
+
     @Test("Harmony With Me: the circle comes with the music; a tap inside plays a phrase and the heavy pulse, outside nothing")
     func harmonyHitAndMiss() throws {
         let clock = TestClock()

@@ -12,6 +12,7 @@ import { Dial } from "/hands/dial.js";
 import { LearnButtons } from "/js/learn.js";
 import { CRTScope } from "/hands/crt.js";
 import { KeyboardStrip } from "/hands/keyboard.js";
+import { TouchForce } from "/js/touch-force.js";
 
 const ID = "hands";
 /** Touch slots the protocol carries: a fifth finger is ignored until one lifts. */
@@ -192,17 +193,16 @@ studio.on("error", (m) => {
 
 // MARK: Fingers
 
-/** pointerId → { id (slot 0…3 on this page), x, y, pressure, sentAt, pending } */
+/** pointerId → { id (slot 0…3 on this page), x, y, pressure, force (TouchForce's state), sentAt, pending } */
 const fingers = new Map();
+/** Velocity and CC 11 where the device measures no pressure: the contact's size, else the speed. */
+const force = new TouchForce();
 const padElement = document.getElementById("pad");
 
 function position(e) {
   const r = padElement.getBoundingClientRect();
   return [Math.min(1, Math.max(0, (e.clientX - r.left) / r.width)), Math.min(1, Math.max(0, (e.clientY - r.top) / r.height))];
 }
-
-// Mouse and pens without pressure report 0.5 while pressed; a touch screen without it reports 0 or 0.5.
-const pressureOf = (e) => (e.pressure > 0 ? e.pressure : 0.5);
 
 padElement.addEventListener("pointerdown", (e) => {
   if (fingers.has(e.pointerId)) return;
@@ -213,7 +213,9 @@ padElement.addEventListener("pointerdown", (e) => {
   e.preventDefault();
   try { padElement.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer cannot be captured */ }
   const [x, y] = position(e);
-  const finger = { id, x, y, pressure: pressureOf(e), sentAt: performance.now(), pending: false };
+  const touchForce = force.down(e);
+  const finger = { id, x, y, pressure: touchForce.value, force: touchForce, sentAt: performance.now(), pending: false };
+  padElement.dataset.forceSource = touchForce.source;
   fingers.set(e.pointerId, finger);
   pad.local.set(id, finger);
   pad.dirty = true;
@@ -223,9 +225,9 @@ padElement.addEventListener("pointerdown", (e) => {
 
 padElement.addEventListener("pointermove", (e) => {
   const finger = fingers.get(e.pointerId);
-  if (!finger) return;
+  if (!finger) { force.hover(e); return; }
   [finger.x, finger.y] = position(e);
-  finger.pressure = pressureOf(e);
+  finger.pressure = force.move(e, finger.force).value;
   const now = performance.now();
   if (now - finger.sentAt >= MOVE_INTERVAL_MS) {
     studio.touch(finger.id, "move", finger.x, finger.y, finger.pressure);

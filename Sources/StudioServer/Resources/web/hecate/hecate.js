@@ -262,8 +262,12 @@ studio.on("frame", (m) => {
   if (f.beat) {
     steps.forEach((s, i) => s.classList.toggle("on", f.beat.arpeggiator && f.beat.step === i));
     $("beat").dataset.step = f.beat.arpeggiator ? String(f.beat.step) : "";
-    // The pulse follows the tremolo's gain: brightest at the top of each cycle.
-    pulse.style.opacity = f.beat.tremolo ? (0.2 + 0.8 * (0.5 + 0.5 * Math.cos(2 * Math.PI * f.beat.phase))).toFixed(2) : "0.15";
+    // The pulse follows the tremolo's gain (brightest at the top of each cycle); with neither the tremolo
+    // nor the arpeggiator, it flashes on the tempo's beat and fades over it, so the tempo is always seen.
+    const showsTempo = !f.beat.tremolo && !f.beat.arpeggiator;
+    pulse.style.opacity = f.beat.tremolo ? (0.2 + 0.8 * (0.5 + 0.5 * Math.cos(2 * Math.PI * f.beat.phase))).toFixed(2)
+      : showsTempo ? (0.15 + 0.85 * (1 - f.beat.beatPhase) ** 3).toFixed(2) : "0.15";
+    $("beat").dataset.shows = f.beat.tremolo ? "tremolo" : f.beat.arpeggiator ? "arpeggiator" : "tempo";
   }
   if (f.engine) {
     const ch = hecate.state?.chords?.find((c) => c.degree === f.engine.chord);
