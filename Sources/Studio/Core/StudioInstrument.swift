@@ -49,6 +49,16 @@ public protocol StudioInstrument: AnyObject {
     func takeChanges() -> [[String: StudioValue]]
     /// The instrument stops sounding: it was deselected or the studio stops. End every note.
     func silence(at time: Double)
+
+    /// The knobs a MIDI controller may learn (`hecate.bpm`, `hisynth.lp.cutoff`): continuous controls
+    /// only, with the ranges the page's controls cover. Default: none.
+    static var learnableControls: [MIDILearnableControl] { get }
+    /// The instrument's section of the settings file: what the player set, restored at the next start
+    /// (``restoreSettings(_:)`` reads it back). Default: nil (the instrument keeps nothing).
+    func savedSettings() -> StudioValue?
+    /// Restores a section ``savedSettings()`` wrote (from a file: any member may be missing or wrong)
+    /// through the instrument's own controls; one line per member refused, naming it. Default: nothing.
+    func restoreSettings(_ section: StudioValue) -> [String]
 }
 
 extension StudioInstrument {
@@ -69,4 +79,7 @@ extension StudioInstrument {
     public func receiveControls(_ outputs: [Float], at time: Double) {}
     public func advance(to time: Double) {}
     public func takeChanges() -> [[String: StudioValue]] { [] }
+    public static var learnableControls: [MIDILearnableControl] { [] }
+    public func savedSettings() -> StudioValue? { nil }
+    public func restoreSettings(_ section: StudioValue) -> [String] { [] }
 }

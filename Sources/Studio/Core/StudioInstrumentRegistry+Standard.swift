@@ -2,6 +2,13 @@ import HiSynth
 import LiveHost
 
 extension StudioInstrumentRegistry {
+    /// The types ``standard(hecatePacks:frameClock:midiClock:hisynthPresets:)`` registers, in Home's order:
+    /// what a settings file and MIDI learn may name (their sections, their learnable controls).
+    public static let standardTypes: [any StudioInstrument.Type] = [
+        StudioToneInstrument.self, HecateStudioInstrument.self, HandsStudioInstrument.self, HiSynthStudioInstrument.self,
+        HarmonyStudioInstrument.self, VibeStudioInstrument.self, TouchStudioInstrument.self,
+    ]
+
     /// Every instrument `prospero studio` offers, in Home's order.
     ///
     /// Each instrument's owner adds exactly one `register` line in its own block below (the blocks are

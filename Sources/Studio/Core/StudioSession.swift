@@ -86,6 +86,9 @@ public final class StudioSession: @unchecked Sendable {
     }
 
     /// Runs `body` on the instrument with `id` under the session's lock (for tests and the edge).
+    /// The ids of the session's instruments, in Home's order.
+    public var instrumentIDs: [String] { state.withLock { $0.stage.instruments.map(\.id) } }
+
     public func withInstrument<R>(_ id: String, _ body: (any StudioInstrument) throws -> R) rethrows -> R? {
         try state.withLock { s in
             guard let i = s.stage.index(of: id) else { return nil }

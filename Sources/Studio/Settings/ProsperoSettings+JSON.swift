@@ -34,6 +34,14 @@ extension ProsperoSettings {
         if let hecate = root["hecate"] { try readHecate(hecate) }
         if let hands = root["hands"] { try readHands(hands) }
         if let midi = root["midi"] { self.midi = try Self.readBindings(midi) }
+        // Every other object is an instrument's section, which that instrument reads when it is restored.
+        for (id, value) in root.sorted(by: { $0.key < $1.key }) where !["version", "hecate", "hands", "midi"].contains(id) {
+            guard value.object != nil else { continue }
+            guard sections.count < Self.maximumSections else {
+                throw ProsperoSettingsError(.badField, field: id, "is one section too many: at most \(Self.maximumSections)")
+            }
+            sections[id] = value
+        }
     }
 
     public init(json text: String) throws(ProsperoSettingsError) { try self.init(json: Array(text.utf8)) }
@@ -43,15 +51,21 @@ extension ProsperoSettings {
 
     /// The document as a JSON value.
     public var json: StudioValue {
-        .object(["version": .number(Double(Self.version)), "hecate": hecateJSON, "hands": handsJSON,
-                 "midi": .array(midi.map(Self.bindingJSON))])
+        var members = sections
+        members["version"] = .number(Double(Self.version))
+        members["hecate"] = hecateJSON
+        members["hands"] = handsJSON
+        members["midi"] = .array(midi.map(Self.bindingJSON))
+        return .object(members)
     }
 
     // MARK: Hecate
 
-    var hecateJSON: StudioValue {
-        let s = hecate
-        return .object([
+    var hecateJSON: StudioValue { Self.hecateJSON(hecate, routeIsAutomatic: hecateRouteIsAutomatic) }
+
+    /// Hecate's section for settings `s`; `route` is `auto` when `routeIsAutomatic`.
+    public static func hecateJSON(_ s: HecateStudioSettings, routeIsAutomatic hecateRouteIsAutomatic: Bool) -> StudioValue {
+        .object([
             "pack": .string(s.packID), "key": .string(s.keyName), "chord": .number(Double(s.chord.rawValue)),
             "bpm": .number(s.bpm), "arpeggiator": .bool(s.arpeggiator), "arpDivision": .string(s.arpDivision),
             "tremolo": .string(s.tremolo), "tremoloDivision": .string(s.tremoloDivision), "tremoloDepth": .number(s.tremoloDepth),
@@ -98,7 +112,10 @@ extension ProsperoSettings {
 
     // MARK: Hands
 
-    var handsJSON: StudioValue {
+    var handsJSON: StudioValue { Self.handsJSON(hands) }
+
+    /// The hands screen's section for settings `hands`.
+    public static func handsJSON(_ hands: HandsStudioSettings) -> StudioValue {
         var members: [String: StudioValue] = [:]
         for path in HandsStudioSettings.paths { if let v = hands.value(at: path) { members[path] = Self.settingJSON(v) } }
         var synth: [String: StudioValue] = [:]

@@ -31,8 +31,41 @@ public struct ProsperoSettings: Sendable, Equatable {
     public var hands = HandsStudioSettings()
     /// Learned controllers: `parameter` is a control path (`hecate.bpm`, `hands.synth.delayMix`).
     public var midi: [MIDIBinding<String>] = []
+    /// The sections of the other instruments, by id (`hisynth`: its preset string and octave), as each
+    /// instrument writes and reads them (``StudioInstrument/savedSettings()``); kept as read, so a section
+    /// of an instrument this build lacks survives a save.
+    public var sections: [String: StudioValue] = [:]
+    /// Sections kept at most (a hostile file cannot grow this).
+    public static let maximumSections = 32
 
     public init() {}
+
+    /// Instrument `id`'s section, as the instrument reads it (``StudioInstrument/restoreSettings(_:)``):
+    /// Hecate's carries the route in use (the detected one while it is automatic).
+    public func section(for id: String) -> StudioValue? {
+        switch id {
+        case "hecate": return Self.hecateJSON(hecate, routeIsAutomatic: false)
+        case "hands": return Self.handsJSON(hands)
+        default: return sections[id]
+        }
+    }
+
+    /// Stores instrument `id`'s section as it wrote it (``StudioInstrument/savedSettings()``); Hecate's and
+    /// the hands' are read into their typed settings (which the live commands use), so a section they
+    /// refuse is an error naming the field.
+    public mutating func setSection(_ id: String, _ value: StudioValue) throws(ProsperoSettingsError) {
+        switch id {
+        case "hecate":
+            let automatic = hecateRouteIsAutomatic
+            try readHecate(value)
+            hecateRouteIsAutomatic = automatic
+        case "hands": try readHands(value)
+        case "version", "midi": throw ProsperoSettingsError(.badField, field: id, "is not an instrument's section")
+        default:
+            guard value.object != nil else { throw ProsperoSettingsError(.badField, field: id, "must be an object") }
+            sections[id] = value
+        }
+    }
 
     /// The bindings as a mapping table (a later binding of the same control replaces an earlier one).
     public var mappingTable: MIDIMappingTable<String> { MIDIMappingTable(bindings: midi) }

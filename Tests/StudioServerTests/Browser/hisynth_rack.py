@@ -155,7 +155,7 @@ try:
             driver.execute_script("""const i = document.querySelector(`[data-testid="${arguments[0]}"]`);
                 i.value = String(arguments[1]); i.dispatchEvent(new Event('input', {bubbles: true}));""", testid, fraction)
         slide("hisynth-osc2-level", 0)
-        slide("hisynth-lp-resonance", (-3.0103 + 20) / 60)
+        slide("hisynth-lp-resonance", (-3.0103 + 20) / 54)  # the control spans −20…34 dB
         wait_for(lambda: js("state['osc2.level']") == 0 and js("state['osc1.waveform']") == "saw"
                  and abs(js("state['lp.resonance']") + 3.01) < 0.02, what="saw, osc 2 silent, resonance −3 dB")
 

@@ -56,7 +56,7 @@ struct MIDIControlLearnTests {
     func catalogue() {
         #expect(MIDILearnableControl.named("hecate.bpm")?.range == HecateStudioSettings.bpmRange)
         #expect(MIDILearnableControl.named("hands.synth.toneCutoff")?.range == 20...20_000)
-        #expect(MIDILearnableControl.hands.count == HandsSynthControl.all.filter {
+        #expect(HandsStudioInstrument.learnableControls.count == HandsSynthControl.all.filter {
             if case .continuous = $0.kind { return true } else { return false }
         }.count)
     }

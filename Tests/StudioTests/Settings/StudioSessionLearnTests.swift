@@ -1,5 +1,6 @@
 import Ariel
 import Hecate
+import HiSynth
 import Studio
 import Synchronization
 import Testing
@@ -84,6 +85,54 @@ struct StudioSessionLearnTests {
         #expect(hands.controller.settings.synth.outputGain == 12)
         session.receiveMIDI(Self.cc(7, 0))
         #expect(hands.controller.settings.synth.outputGain == -60)
+    }
+
+    @Test("HiSynth declares its continuous knobs as learnable; a learned CC moves one (learn action, then the CC)")
+    func hisynthKnob() throws {
+        let hisynth = HiSynthStudioInstrument()
+        let session = StudioSession(instruments: [hisynth])
+        let paths = HiSynthStudioInstrument.learnableControls.map(\.path)
+        #expect(paths.contains("hisynth.lp.cutoff") && paths.contains("hisynth.env.sustain") && paths.contains("hisynth.delay.mix"))
+        #expect(!paths.contains("hisynth.osc1.pitch") && !paths.contains("hisynth.reverb.size"), "whole-number controls are not knobs")
+        #expect(MIDILearnableControl.named("hisynth.lp.cutoff")?.range == 10...22_050)
+        let outbox = Outbox()
+        let c = Self.join(session, outbox)
+        session.receive(Array(#"{"type":"action","path":"hisynth.learn","value":"hisynth.env.sustain"}"#.utf8), from: c, now: 1)
+        #expect(session.armedLearnControl == "hisynth.env.sustain")
+        // Two different values bind it (a device streaming a constant does not).
+        session.receiveMIDI(Self.cc(21, 64))
+        session.receiveMIDI(Self.cc(21, 65))
+        #expect(session.armedLearnControl == nil)
+        #expect(session.midiBindings.map(\.parameter) == ["hisynth.env.sustain"])
+        session.receiveMIDI(Self.cc(21, 127))
+        #expect(hisynth.preset.envelope.sustain == 1)
+        session.receiveMIDI(Self.cc(21, 0))
+        #expect(hisynth.preset.envelope.sustain == 0)
+    }
+
+    @Test("HiSynth's sound is saved as its preset string (byte-exact) with the octave, and restored from the file")
+    func hisynthSettings() throws {
+        let first = HiSynthStudioInstrument()
+        let session = StudioSession(instruments: [first])
+        let chosen = HiSynthPreset.factory[6]
+        let text = try chosen.encoded()
+        _ = try first.apply(action: "hisynth.preset.import", value: .string(text))
+        _ = try first.apply(set: "hisynth.octave", value: .number(5))
+        let saved = session.currentSettings(over: ProsperoSettings(), automaticRoute: nil)
+        #expect(saved.sections["hisynth"]?.object?["preset"] == .string(text))
+        let file = try ProsperoSettings(json: saved.jsonText)
+        #expect(file == saved, "the file reads back equal")
+
+        let second = HiSynthStudioInstrument()
+        #expect(StudioSession(instruments: [second]).apply(file).isEmpty)
+        #expect(try second.preset.encoded() == text && second.octave == 5)
+
+        // A hostile section is refused member by member, naming it; the sound stays.
+        var hostile = ProsperoSettings()
+        hostile.sections["hisynth"] = .object(["preset": .string("not a preset"), "octave": .number(99)])
+        let refused = StudioSession(instruments: [second]).apply(hostile)
+        #expect(refused.count == 2 && refused[0].hasPrefix("hisynth.preset:") && refused[1].hasPrefix("hisynth.octave:"), "\(refused)")
+        #expect(try second.preset.encoded() == text)
     }
 
     @Test("settings go onto the instruments through their controls and come back unchanged")

@@ -5,6 +5,7 @@
 
 import { StudioConnection } from "/js/studio.js";
 import { followActive } from "/js/active.js";
+import { LearnButtons } from "/js/learn.js";
 import { element, button } from "/js/ui.js";
 import { drawADSR, drawFilter, drawLFO, drawScope, drawRoll } from "/hisynth/views.js";
 import { Keyboard } from "/hisynth/keyboard.js";
@@ -227,10 +228,14 @@ studio.on("hidden", () => { keyboard.releaseAll(); studio.action(`${ID}.note.rel
 
 // MARK: State
 
+// MIDI learn beside every continuous knob (hisynth.lp.cutoff → the input "hisynth-lp-cutoff").
+const learn = new LearnButtons(studio, ID, (path) => testid(path.slice(ID.length + 1)));
+
 let built = false;
 function applyState(changes) {
   Object.assign(state, changes);
   if (changes.controls && !built) { buildPanels(changes.controls); built = true; }
+  if (changes.learn || changes.controls) learn.update(state.learn);
   for (const [k, v] of Object.entries(changes)) controls.get(k)?.show(v);
   if ("preset" in changes) {
     document.getElementById("preset-title").textContent = state.preset;
