@@ -103,7 +103,6 @@ let package = Package(
             name: "StudioServer",
             dependencies: [
                 "Studio", "LiveHost", "ProsperoJACK", "Oberon", "Ariel", "Touchstone", "Enobarbus",
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -117,12 +116,16 @@ let package = Package(
             resources: [.copy("Resources/web")]
         ),
 
+        // The settings file on disk (read, atomic write, the saver that writes a second after a change): the
+        // file I/O edge of the portable settings codec, for the live commands and the studio alike.
+        .target(name: "ProsperoSettingsFiles", dependencies: ["Studio"]),
+
         .executableTarget(
             name: "prospero",
             dependencies: [
                 "Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "ProsperoJACK", "Prospero", "Oberon",
                 "HiSynth", "HiSynthLibrary", "Haptics", "Games", "HapticsEvdev",
-                "LiveHost", "LiveHostPOSIX", "Studio", "StudioServer",
+                "LiveHost", "LiveHostPOSIX", "Studio", "StudioServer", "ProsperoSettingsFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -178,7 +181,7 @@ let package = Package(
             name: "StudioServerTests",
             dependencies: [
                 "StudioServer", "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport",
-                "Games", "Haptics", "Ariel", "Enobarbus",
+                "Games", "Haptics", "Ariel", "Enobarbus", "ProsperoSettingsFiles",
             ],
             exclude: ["Browser"]
         ),

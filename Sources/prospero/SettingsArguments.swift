@@ -3,7 +3,7 @@ import Ariel
 import Foundation
 import LiveHostPOSIX
 import Studio
-import StudioServer
+import ProsperoSettingsFiles
 
 /// The settings file options shared by `prospero hecate`, `prospero hands` (and read by `prospero
 /// studio`): the file gives the starting values, options given on the command line override them,

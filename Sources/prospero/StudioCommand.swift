@@ -7,6 +7,7 @@ import LiveHost
 import LiveHostPOSIX
 import ProsperoJACK
 import Studio
+import ProsperoSettingsFiles
 import StudioServer
 
 /// `prospero studio`: the local web app. Serves Home and every instrument's page, runs the active

@@ -4,7 +4,7 @@ import Hecate
 /// Everything Prospero remembers between runs: Hecate's screen (pack, key, tempo, levels, play-along
 /// and route), the hands screen, and the MIDI controllers learned for both. One value, read by
 /// `prospero hecate`, `prospero hands` and `prospero studio` alike; the file I/O lives at the edges
-/// (`ProsperoSettingsFile` in StudioServer), the JSON codec here (``init(json:)``, ``jsonText``).
+/// (`ProsperoSettingsFile` in ProsperoSettingsFiles), the JSON codec here (``init(json:)``, ``jsonText``).
 ///
 /// The file (`$XDG_CONFIG_HOME/prospero/settings.json`):
 /// ```json

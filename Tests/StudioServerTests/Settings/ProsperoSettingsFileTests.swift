@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Studio
-import StudioServer
+import ProsperoSettingsFiles
 import Testing
 
 /// The settings file on disk: where it lives, atomic writes, hostile files kept aside, debounced saves.
