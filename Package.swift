@@ -134,7 +134,12 @@ let package = Package(
         // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
-        .target(name: "ProsperoFuzz", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games", "Oberon", "LiveHost", "Studio", "ProsperoLV2"]),
+        .target(name: "ProsperoFuzz", dependencies: [
+            "Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games", "Oberon", "LiveHost", "Studio", "ProsperoLV2",
+            // The studio's WebSocket frame reader is swift-nio's; its fuzz target drives it as the server does.
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+        ]),
         .executableTarget(name: "prospero-fuzz", dependencies: ["ProsperoFuzz"]),
 
         // LV2 plugins. The portable adapter layer (ports from the parameter declarations, atom MIDI → engine

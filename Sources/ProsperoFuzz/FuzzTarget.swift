@@ -62,6 +62,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Browser-audio PCM frames (`StudioPCMFrame.decode`); an accepted frame encodes back to the same bytes
     /// (a sample of −32768, outside the symmetric range, comes back as −32767).
     case studioPCMFrame
+    /// WebSocket frames as the studio's server reads them (swift-nio's frame decoder with the studio's
+    /// 128 KiB frame limit), split in two reads; every text frame then through `StudioClientMessage.parse`.
+    case websocketFrames
     /// An LV2 host's event input (`LV2AtomSequence`: MIDI and the transport's tempo), then every LV2 plugin's
     /// `run` over it.
     case lv2AtomSequence
@@ -115,6 +118,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 accepted = true
             }
             return accepted
+        case .websocketFrames:
+            return WebSocketFrameFuzz.run(bytes)
         case .studioMessage:
             if let value = try? StudioValue(json: bytes) {
                 // What the parser accepts, the writer writes as text that parses back to the same value.

@@ -13,7 +13,7 @@ public struct StudioServerOptions: Sendable {
     public var extraHosts: Set<String> = []
     /// Largest WebSocket message read at all; larger ones close the socket (counted). The session's
     /// parser refuses anything over its own 16 KiB limit with an error message first.
-    public var maximumFrameBytes = 64 * 1024
+    public var maximumFrameBytes = StudioWebSocketLimits.messageBytes
     /// Where the server's tasks prefer to run; nil is Swift's shared pool. A process whose other work
     /// blocks that pool's few threads (a test runner) gives the server its own executor so it still answers.
     public var executor: (any TaskExecutor)?
