@@ -178,13 +178,13 @@ struct HandsCommand: ParsableCommand {
         guard channelOption == nil, perHandChannels == nil, !mpe else { return }
         switch file.channelMode {
         case .single: channelOption = file.channel
-        case .perHand: perHandChannels = (0..<4).map { String(file.channel + $0) }.joined(separator: ",")
+        case .perHand: perHandChannels = file.handChannels.map(String.init).joined(separator: ",")
         case .mpe: mpe = true
         }
     }
 
     /// The settings in effect as the studio's hands settings (for `--save-settings`); `base` when
-    /// they are beyond what the screen can show (e.g. per-hand channels that are not consecutive).
+    /// they are beyond what the screen can show.
     func studioSettings(_ router: MIDIRouterSettings, over base: HandsStudioSettings) -> HandsStudioSettings {
         var h = base
         h.key = router.key
@@ -196,7 +196,7 @@ struct HandsCommand: ParsableCommand {
         case .perSlot(let cs):
             h.channelMode = .perHand
             h.channel = cs.first ?? 1
-            if cs != (0..<4).map({ h.channel + $0 }) { return base }
+            h.handChannels = cs
         case .mpe: h.channelMode = .mpe
         }
         h.bend = router.bendWithinZone

@@ -11,7 +11,8 @@ import Prospero
 /// | `scale` | a `Scale` raw value | majorPentatonic |
 /// | `low`, `high` | MIDI note number or name (C4 = 60) | 0…127, 48 (C3) … 72 (C5) |
 /// | `channelMode` | single, perHand, mpe | single |
-/// | `channel` | 1…16 (perHand: the first of four, 1…13) | 1 |
+/// | `channel` | 1…16 (perHand: sets the four from this one, 1…13) | 1 |
+/// | `channels` | perHand: the four slots' channels, "1,2,3,4" (hand and touch i share; any of 1…16, as `--per-hand-channels`) | 1,2,3,4 |
 /// | `bend` | continuous pitch bend inside a zone (always on in MPE) | false |
 /// | `bendRange` | semitones, sent to the receiver and set on the synth alike | 1…24, 2 |
 /// | `output` | midi, synth, both | synth |
@@ -23,6 +24,8 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
     public var highestNote = 72
     public var channelMode: HandsChannelMode = .single
     public var channel = 1
+    /// The channels of slots 0…3 in `perHand` mode (each 1…16).
+    public var handChannels = [1, 2, 3, 4]
     public var bend = false
     /// Semitones each way, 1…24 (the synth's limit, so a receiver and the synth bend alike).
     public var bendRange = 2
@@ -36,7 +39,7 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
         let channels: MIDIRouterSettings.ChannelAssignment
         switch channelMode {
         case .single: channels = .shared(channel: channel)
-        case .perHand: channels = .perSlot(channels: (0..<4).map { channel + $0 })
+        case .perHand: channels = .perSlot(channels: handChannels)
         case .mpe: channels = .mpe(memberChannels: 15)
         }
         return MIDIRouterSettings(key: key, scale: scale, lowestNote: lowestNote, highestNote: highestNote,
@@ -57,8 +60,8 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
         case .single, .mpe:
             guard (1...16).contains(channel) else { throw .init(path: "channel", "must be 1…16, not \(channel)") }
         case .perHand:
-            guard (1...13).contains(channel) else {
-                throw .init(path: "channel", "per hand uses four channels from this one, so it must be 1…13, not \(channel)")
+            guard handChannels.count == 4, handChannels.allSatisfy({ (1...16).contains($0) }) else {
+                throw .init(path: "channels", "must be four channels 1…16, one per slot, not \(handChannels)")
             }
         }
         do { try routerSettings.validate() } catch {
@@ -69,7 +72,7 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
     }
 
     /// The paths of the router's settings (the rest are `synth.<control>`).
-    public static let paths = ["key", "scale", "low", "high", "channelMode", "channel", "bend", "bendRange", "output"]
+    public static let paths = ["key", "scale", "low", "high", "channelMode", "channel", "channels", "bend", "bendRange", "output"]
 
     /// The value at `path` (see the table), nil for an unknown path.
     public func value(at path: String) -> HandsSettingValue? {
@@ -80,6 +83,7 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
         case "high": return .number(Double(highestNote))
         case "channelMode": return .text(channelMode.rawValue)
         case "channel": return .number(Double(channel))
+        case "channels": return .text(handChannels.map(String.init).joined(separator: ","))
         case "bend": return .flag(bend)
         case "bendRange": return .number(Double(bendRange))
         case "output": return .text(output.rawValue)
@@ -107,13 +111,29 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
         case ("channelMode", .text(let text)):
             guard let m = HandsChannelMode(rawValue: text) else { throw .init(path: path, "must be single, perHand or mpe, not '\(text)'") }
             next.channelMode = m
-        case ("channel", .number(let n)): next.channel = try Self.integer(n, path)
+        case ("channel", .number(let n)):
+            next.channel = try Self.integer(n, path)
+            if next.channelMode == .perHand {
+                // Four channels from this one: the shortcut the screen's number gives.
+                guard (1...13).contains(next.channel) else {
+                    throw .init(path: path, "per hand takes four channels from this one, so it must be 1…13, not \(next.channel)")
+                }
+                next.handChannels = (0..<4).map { next.channel + $0 }
+            }
+        case ("channels", .text(let text)):
+            let list = text.split(separator: ",", omittingEmptySubsequences: false).map { Int(String($0.filter { $0 != " " })) }
+            guard list.count == 4, list.allSatisfy({ $0.map { (1...16).contains($0) } ?? false }) else {
+                throw .init(path: path, "must be four channels 1…16 separated by commas, e.g. 1,2,3,4, not '\(text.prefix(64))'")
+            }
+            next.handChannels = list.map { $0! }
+            next.channel = next.handChannels[0]
         case ("bend", .flag(let on)): next.bend = on
         case ("bendRange", .number(let n)): next.bendRange = try Self.integer(n, path)
         case ("output", .text(let text)):
             guard let o = HandsOutput(rawValue: text) else { throw .init(path: path, "must be midi, synth or both, not '\(text)'") }
             next.output = o
         case ("key", _), ("scale", _), ("channelMode", _), ("output", _): throw .init(path: path, "must be a name")
+        case ("channels", _): throw .init(path: path, "must be four channels separated by commas, e.g. 1,2,3,4")
         case ("channel", _), ("bendRange", _): throw .init(path: path, "must be a number")
         case ("bend", _): throw .init(path: path, "must be true or false")
         default: throw .init(path: path, "no such setting", isUnknownSetting: true)

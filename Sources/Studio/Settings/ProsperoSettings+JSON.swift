@@ -133,7 +133,7 @@ extension ProsperoSettings {
         if let v = o["high"] { s.highestNote = try Self.integer(v, 0...127, "hands.high") }
         if let v = o["channel"] { s.channel = try Self.integer(v, 1...16, "hands.channel") }
         if let v = o["bendRange"] { s.bendRange = try Self.integer(v, 1...24, "hands.bendRange") }
-        for path in ["key", "scale", "channelMode", "output"] {
+        for path in ["key", "scale", "channelMode", "channels", "output"] {
             guard let v = o[path] else { continue }
             let text = try Self.text(v, "hands.\(path)", maximumLength: 64)
             do { try s.set(path, to: .text(text)) } catch {
@@ -141,6 +141,8 @@ extension ProsperoSettings {
                 throw ProsperoSettingsError(.badField, field: "hands.\(error.path)", error.reason)
             }
         }
+        // A file from before `channels` meant four channels from `channel` per hand.
+        if o["channels"] == nil, s.channelMode == .perHand, (1...13).contains(s.channel) { s.handChannels = (0..<4).map { s.channel + $0 } }
         if let v = o["bend"] { s.bend = try Self.flag(v, "hands.bend") }
         if let synth = o["synth"] {
             let members = try Self.object(synth, "hands.synth")

@@ -32,6 +32,34 @@ struct HandsStudioSettingsTests {
         #expect(s.routerSettings.channels == .perSlot(channels: [13, 14, 15, 16]))
     }
 
+    @Test("per hand: any four channels, one per slot, as --per-hand-channels; a wrong list is refused, naming it")
+    func channelPerSlot() throws {
+        var s = HandsStudioSettings()
+        try s.set("channelMode", to: .text("perHand"))
+        try s.set("channels", to: .text("1, 3,5,16"))
+        #expect(s.routerSettings.channels == .perSlot(channels: [1, 3, 5, 16]))
+        #expect(s.value(at: "channels") == .text("1,3,5,16") && s.channel == 1)
+        for bad in ["1,2,3", "1,2,3,4,5", "0,1,2,3", "1,2,3,17", "a,b,c,d", "", "1,,2,3"] {
+            do { try s.set("channels", to: .text(bad)); Issue.record("'\(bad)' accepted") } catch { #expect(error.path == "channels", "\(error)") }
+        }
+        #expect(throws: HandsStudioSettingsError.self) { try s.set("channels", to: .number(1)) }
+        #expect(s.routerSettings.channels == .perSlot(channels: [1, 3, 5, 16]))
+        // The number is the shortcut: four channels from it.
+        try s.set("channel", to: .number(9))
+        #expect(s.routerSettings.channels == .perSlot(channels: [9, 10, 11, 12]))
+    }
+
+    @Test("the settings file keeps the four channels; a file from before them means four from the channel")
+    func channelsInTheFile() throws {
+        var settings = ProsperoSettings()
+        try settings.hands.set("channelMode", to: .text("perHand"))
+        try settings.hands.set("channels", to: .text("2,4,6,8"))
+        let back = try ProsperoSettings(json: settings.jsonText)
+        #expect(back.hands.routerSettings.channels == .perSlot(channels: [2, 4, 6, 8]))
+        let legacy = try ProsperoSettings(json: #"{"version":1,"hands":{"channelMode":"perHand","channel":5}}"#)
+        #expect(legacy.hands.routerSettings.channels == .perSlot(channels: [5, 6, 7, 8]))
+    }
+
     @Test("notes by name or number; the bend range reaches router and synth alike")
     func accepted() throws {
         var s = HandsStudioSettings()

@@ -32,6 +32,7 @@ struct ProsperoSettingsTests {
         s.hands.highestNote = 84
         s.hands.channelMode = .perHand
         s.hands.channel = 5
+        s.hands.handChannels = [5, 9, 2, 12]
         s.hands.bend = true
         s.hands.bendRange = 12
         s.hands.output = .both

@@ -68,6 +68,20 @@ function numberControl(key, text, { min, max, step = 1, testid, describe }) {
   return labelled(text, input, readout);
 }
 
+/** The rows shown only in one channel mode (`perHand`: the four slots' channels). */
+const channelRows = {};
+
+// Four channels, one per slot ("1,2,3,4": hand and touch i share the i-th), as `--per-hand-channels`.
+function channelsControl(key, text, testid) {
+  const input = element("input", { type: "text", inputmode: "numeric", pattern: "\\s*\\d+\\s*(,\\s*\\d+\\s*){3}",
+    "aria-label": text, testid, size: 11 });
+  input.addEventListener("change", () => studio.set(`${ID}.${key}`, input.value));
+  const row = labelled(text, input);
+  controls.set(key, { input, show: (v) => { if (document.activeElement !== input) input.value = String(v); } });
+  channelRows.perHand = row;
+  return row;
+}
+
 function checkControl(key, text, testid) {
   const input = element("input", { type: "checkbox", "aria-label": text, testid });
   input.addEventListener("change", () => studio.set(`${ID}.${key}`, input.checked));
@@ -112,6 +126,7 @@ function buildNoteControls() {
     numberControl("high", "Highest note", { min: 0, max: 127, testid: "hands-high", describe: noteName }),
     selectControl("channelMode", "Channels", [["single", "One channel"], ["perHand", "One per hand"], ["mpe", "MPE"]], "hands-channel-mode"),
     numberControl("channel", "MIDI channel", { min: 1, max: 16, testid: "hands-channel" }),
+    channelsControl("channels", "Channel per slot (1,2,3,4)", "hands-channels"),
     checkControl("bend", "Bend inside a zone", "hands-bend"),
     numberControl("bendRange", "Bend range (semitones)", { min: 1, max: 24, testid: "hands-bend-range" }),
     selectControl("output", "Output", [["synth", "Built-in synth"], ["midi", "JACK MIDI"], ["both", "Both"]], "hands-output"),
@@ -135,6 +150,7 @@ const learn = new LearnButtons(studio, ID, (path) => path.replace("hands.synth."
 
 function show() {
   for (const [key, control] of controls) if (key in state) control.show(state[key]);
+  if (channelRows.perHand) channelRows.perHand.hidden = state.channelMode !== "perHand";
   learn.update(state.learn);
   document.getElementById("synth-panel").hidden = state.output === "midi";
   const f = state.frets;
