@@ -18,6 +18,7 @@ extension DroneSynthEngine {
             index += renderChunk(l + index, r + index, min(count - index, chunk))
         }
         output.measure(left: l, right: r, count: count)
+        midiOutbox.advance(to: framePosition)
         waveform.write(UnsafeBufferPointer(start: l, count: count))
     }
 
@@ -35,6 +36,7 @@ extension DroneSynthEngine {
             effects.filter(UnsafeMutableBufferPointer(start: voice + index, count: run))
             controlCountdown -= run
             index += run
+            framePosition += Int64(run)
         }
         let rendered = index
         effects.process(voice: voice, dryGains: stage.dryGains, wetGains: stage.wetGains, left: l, right: r, count: rendered)
@@ -62,6 +64,26 @@ extension DroneSynthEngine {
             effects.follow(controls)
         }
         glide.settleIfClose(tones: &tones, pedals: &pedals)
+        if midi.isOn { playMIDI() }
+    }
+
+    /// What the voices play now, to the MIDI player (``HecateMIDIMap``), at this tick's frame.
+    func playMIDI() {
+        typealias Sculpt = DroneControls.Sculpt
+        let fadeGain = fade.gain
+        var levels = tones.levels * tones.gates * fadeGain
+        var targets = tones.levelTargets
+        levels[6] = pedals.bassLevel * fadeGain
+        targets[6] = pedals.bassTarget
+        levels[7] = 0
+        targets[7] = 0
+        let sculpt = controls.sculpt
+        let controllers = SIMD8<Float>(
+            sculpt[Sculpt.cutoff], sculpt[Sculpt.resonance], sculpt[Sculpt.formantF1], sculpt[Sculpt.formantF2],
+            sculpt[Sculpt.brightness], fadeGain, controls.preset[DroneControls.Slot.reverbMix], effects.tremolo.depth)
+        midi.tick(DroneMIDIPlayer.Voices(levels: levels, targets: targets, notes: voicings.row(key: keyIndex, degree: degreeIndex).notes,
+                                         controllers: controllers),
+                  frame: framePosition, outbox: midiOutbox)
     }
 
     /// The voice (tone banks, sub, bass; breath, face fade and pack dip applied) into the stage's voice
