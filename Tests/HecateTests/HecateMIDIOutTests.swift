@@ -5,6 +5,7 @@ import Foundation
 import Hecate
 import Horatio
 import Testing
+import Touchstone
 
 /// Hecate's sound as MIDI (`HecateMIDIMap`), derived offline from the engine's own state: a recorded
 /// face performance, the arpeggiator, chord changes, a level at the threshold, MIDI out turned off,
@@ -110,10 +111,12 @@ import Testing
         #expect(played == [48, 52, 55, 59, 62, 60, 36], "\(played.sorted())")
         func ons(_ note: Int) -> [Double] { notes.filter { $0.note == note }.map { Double($0.on) / 48_000 - lead } }
         func offs(_ note: Int) -> [Double] { notes.filter { $0.note == note }.compactMap { $0.off.map { Double($0) / 48_000 - lead } } }
-        // No chatter: each voice starts once before the face is lost (31.0…32.5 s) and at most once after.
-        for note in [48, 55, 52, 36, 59, 62, 60] {
+        // No chatter: each voice starts once per phrase of the script that voices it: the brows lift twice
+        // (10.5…16.5 s, 19.5…31 s) before the face is lost (31.0…32.5 s); the bass only in the first half.
+        let phrases: [Int: (before: Int, after: Int)] = [48: (1, 1), 55: (1, 1), 36: (1, 0), 52: (2, 1), 59: (1, 1), 62: (1, 1), 60: (1, 1)]
+        for (note, count) in phrases {
             let before = ons(note).filter { $0 < 31 }.count, after = ons(note).filter { $0 > 31 }.count
-            #expect(before == 1 && after <= 1, "note \(note) starts \(ons(note))")
+            #expect(before == count.before && after == count.after, "note \(note) starts \(ons(note))")
         }
         // The root drones from the launch fade-in; the jaw brings the 5th (2…4 s) and then the bass (5.5…7 s);
         // the brows the 3rd (9.5…10.5 s); the cheeks the 7th (12.5…13.5 s); the pucker the 9th (15.5…16.5 s).
@@ -129,9 +132,12 @@ import Testing
         let sounding = notes.filter { $0.on < 31 * 48_000 && ($0.off ?? 0) > Int64((lead + 31) * 48_000) }
         #expect(sounding.allSatisfy { Double($0.off!) / 48_000 - lead < 31.4 }, "\(sounding)")
         for note in [48, 52, 55] { #expect(ons(note).contains { (32.5...34).contains($0) }, "note \(note): \(ons(note))") }
-        // Velocity and pressure from the face's level: the jaw at 0.45 holds the 5th at 0.9 (pressure 114).
+        // Velocity and pressure from the face's level: the jaw at 0.45 holds the 5th at 0.9 (pressure 127·√0.9 = 120);
+        // the 5th starts softly as the jaw begins to open (2 s) and swells by pressure.
         let pressure5th = events.filter { $0.message.status == 0xA2 && $0.message.data1 == 55 }
-        #expect(pressure5th.contains { $0.message.data2 == 114 })
+        #expect(pressure5th.contains { $0.message.data2 == 120 })
+        #expect(notes.first { $0.note == 55 }.map { $0.velocity < 64 } == true)
+        #expect(notes.first { $0.note == 48 }?.velocity == 127)
     }
 
     @Test func theSculptingGoesOutAsThinnedControllers() throws {
@@ -152,7 +158,7 @@ import Testing
         // Head turn 22° of 45 (0.244 from centre of 0.25) opens the cutoff; the tilt (10° of 45) the resonance;
         // the smile the brightness; the face fade is CC 11: 0 when lost, 127 in view.
         #expect(peak(HecateMIDIMap.cutoff, 19.5, 21.5) >= 120)
-        #expect(peak(HecateMIDIMap.cutoff, 10, 19) == -1)
+        #expect((0...8).contains(peak(HecateMIDIMap.cutoff, 10, 18.5)))  // straight ahead but for the tremble
         #expect(peak(HecateMIDIMap.resonance, 25.5, 27.5) >= 110)
         #expect(peak(HecateMIDIMap.brightness, 29, 31) >= 100)
         let expression = Self.controller(HecateMIDIMap.expression, in: events)
@@ -188,19 +194,18 @@ import Testing
         ])
         let (notes, problems) = Self.notes(events)
         #expect(problems.isEmpty, "\(problems)")
-        // The launch fade-in (450 ms) hides the first step; the rest are notes in rising order.
+        // The 8-step pattern in rising order (step k plays the (k mod 3)-th tone; step 8 starts over);
+        // the launch fade-in (450 ms) may hide the first step.
         let sequence = notes.map(\.note)
-        #expect(sequence.count >= 6, "\(sequence)")
-        for (a, b) in zip(sequence, sequence.dropFirst()) {
-            #expect([48: 52, 52: 55, 55: 48][a] == b, "\(sequence)")
-        }
+        let pattern = [48, 52, 55, 48, 52, 55, 48, 52, 48]
+        #expect(sequence.count >= 8 && (pattern.starts(with: sequence) || pattern.dropFirst().starts(with: sequence)), "\(sequence)")
         for n in notes.dropFirst().dropLast() {
             let length = Double(n.off! - n.on) / 48_000
             #expect((0.18...0.22).contains(length), "note \(n.note) lasts \(length) s")
         }
         for (a, b) in zip(notes, notes.dropFirst()) { #expect(a.off! <= b.on) }
-        // Velocity from the face's level: third 0.8 → 102, fifth 0.6 → 76, root 1 → 127.
-        #expect(notes.allSatisfy { [48: 127, 52: 102, 55: 76][$0.note] == $0.velocity }, "\(notes.map { ($0.note, $0.velocity) })")
+        // Velocity from the face's level, 127·√level: root 1 → 127, third 0.8 → 114, fifth 0.6 → 98.
+        #expect(notes.allSatisfy { [48: 127, 52: 114, 55: 98][$0.note] == $0.velocity }, "\(notes.map { ($0.note, $0.velocity) })")
     }
 
     @Test func aChordChangeMovesTheSoundingPitchesAtOnce() {
@@ -235,20 +240,20 @@ import Testing
 
     @Test func turningMIDIOutOffEndsEveryNoteAndStops() {
         let events = Self.renderMIDI(seconds: 2, commands: [
-            (0, .midiOut(channel: 16)), (0, Self.face(third: 1, fifth: 1, seventh: 1, ninth: 1, bass: 1, cutoff: 0.5)),
+            (0, .midiOut(channel: 16)), (0, Self.face(third: 1, fifth: 1, seventh: 1, ninth: 1, bass: 1, cutoff: 0.6)),
             (1, .midiOut(channel: nil)), (1.5, Self.face(cutoff: 1)),
         ])
         let (notes, problems) = Self.notes(events, channel: 15)
         #expect(problems.isEmpty, "\(problems)")
         #expect(notes.count == 6 && notes.allSatisfy { $0.off == 48_000 })
         #expect(events.last?.message == MIDIShortMessage(status: 0xBF, data1: 123, data2: 0) && events.last?.frame == 48_000)
-        // Channel 16 from the start; the cutoff went out before the notes and rose to 0.5 → 64; nothing after the end.
-        #expect(Self.controller(HecateMIDIMap.cutoff, in: events).last?.value == 64)
+        // Channel 16 from the start; the cutoff went out before the notes and rose to 0.6 → 76; nothing after the end.
+        #expect(Self.controller(HecateMIDIMap.cutoff, in: events).last?.value == 76)
         #expect(events.firstIndex { $0.message.data1 == HecateMIDIMap.cutoff } ?? 99 < events.firstIndex { $0.message.status == 0x9F } ?? 0)
     }
 
     @Test func aFullOutboxDropsCountsAndCatchesUp() throws {
-        // Draining only every 2 s: the outbox (1024 messages) overflows on the performance's controllers;
+        // Draining only every 20 s: the outbox (1024 messages) overflows on the performance's controllers;
         // what was refused is posted again once there is room, so every note still ends.
         let recording = try RecordingReader.parse(Array(try Data(contentsOf: HecatePerformanceTests.performanceFile)))
         let engine = DroneSynthEngine()
@@ -256,7 +261,7 @@ import Testing
         var performance = HecatePerformance()
         for c in performance.schedule(recording, sampleRate: 48_000) { commands.append((Double(c.frame) / 48_000, c.command)) }
         commands.append((41, .midiOut(channel: nil)))
-        let events = Self.renderMIDI(engine, seconds: 41.5, commands: commands, drainEvery: 375)
+        let events = Self.renderMIDI(engine, seconds: 41.5, commands: commands, drainEvery: 3750)
         #expect(engine.midiOutbox.droppedCount > 0)
         let (notes, problems) = Self.notes(events)
         #expect(problems.isEmpty, "\(problems.prefix(5))")

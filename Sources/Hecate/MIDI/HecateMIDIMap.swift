@@ -12,7 +12,8 @@
 /// (pedal and doubling under the voicing, not voiced by the face) are not sent.
 ///
 /// **Pressure.** While a note sounds, the face's level for it goes out as polyphonic key pressure
-/// (A0: 0…1 → 0…127) when its 7-bit value changes, at most once per ``controllerInterval``.
+/// (A0, on the same curve as the velocity) when its 7-bit value changes, at most once per
+/// ``controllerInterval``: a face that opens slowly starts its tone softly and swells it by pressure.
 ///
 /// **Controllers.** The sculpting, thinned the same way (a controller is sent when its 7-bit value
 /// changes, at most once per ``controllerInterval``; all of them when MIDI out starts): see
@@ -61,11 +62,18 @@ public enum HecateMIDIMap {
     /// The voices sent as notes, in the engine's lane order.
     public static let voices = ["root", "third", "fifth", "seventh", "ninth", "octave", "bass"]
 
-    /// A level 0…1 as a velocity 1…127.
+    /// A level 0…1 (linear amplitude) as a velocity 1…127: 127·√level, so a synth on the General MIDI
+    /// velocity curve (amplitude ∝ (velocity / 127)², 40·log₁₀ dB) plays the tone as loud as Hecate does.
     @inline(__always)
     public static func velocity(_ level: Float) -> UInt8 {
-        guard level.isFinite else { return 1 }
-        return UInt8(min(max((level * 127).rounded(), 1), 127))
+        max(pressure(level), 1)
+    }
+
+    /// A level 0…1 as polyphonic key pressure 0…127, on the velocity's curve.
+    @inline(__always)
+    public static func pressure(_ level: Float) -> UInt8 {
+        guard level.isFinite, level > 0 else { return 0 }
+        return UInt8(min((min(level, 1).squareRoot() * 127).rounded(), 127))
     }
 
     /// An amount 0…1 as a 7-bit value 0…127.

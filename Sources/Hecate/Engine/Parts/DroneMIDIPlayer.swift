@@ -102,7 +102,7 @@ struct DroneMIDIPlayer {
                     pressure[lane] = Int32(velocity)
                 }
             } else if controllersDue && sounding[lane] >= 0 {
-                let value = HecateMIDIMap.value(voices.targets[lane])
+                let value = HecateMIDIMap.pressure(voices.targets[lane])
                 if Int32(value) != pressure[lane], post(0xA0 | channel, UInt8(sounding[lane]), value, frame, outbox) {
                     pressure[lane] = Int32(value)
                 }
