@@ -1,6 +1,7 @@
 import Enobarbus
 import Foundation
 import Glibc
+import Synchronization
 import ProsperoJACK
 import ProsperoTestSupport
 import Testing
@@ -35,6 +36,7 @@ extension JACKClientTests {
         let probe = try JACKClient(configuration: server.configuration(client: "probe"))
         defer { probe.close() }
         let dump = try server.peer("jack_midi_dump", ["-a", "facedump"])
+        let reader = DumpReader(dump)
         try waitUntil("facedump:input") { probe.portInfo(named: "facedump:input") != nil }
         let port = Self.freePort
         let sender = try UDPTestSender()
@@ -52,10 +54,10 @@ extension JACKClientTests {
             usleep(300_000)  // the last frames reach midi_out
         }
         usleep(300_000)  // jack_midi_dump prints from its own loop
-        dump.stop()
+        let printed = reader.stop()
         Self.expectCleanStop(run, "hecate --midi", signal: SIGINT)
         #expect(run.output.contains("MIDI out on FaceMIDI:midi_out channel 2"), "\(run.output)")
-        let received = Self.parseDump(dump.readOutput()).map(\.bytes).filter { $0.count == 3 }
+        let received = Self.parseDump(printed).map(\.bytes).filter { $0.count == 3 }
         // Channel 2 only.
         #expect(received.allSatisfy { $0[0] & 0x0F == 1 }, "\(received.prefix(20))")
         // C major, chord I: root C3, third E3, fifth G3, seventh B3, octave C4, ninth D4, and the bass C2.
@@ -90,7 +92,96 @@ extension JACKClientTests {
         #expect(received.dropLast().last.map { $0[0] == 0x81 && $0[1] == 48 } == true, "\(received.suffix(5))")
     }
 
+    /// What a `jack_midi_dump` peer prints, read as it comes (thousands of lines would fill the pipe and
+    /// block the dump, which then loses events).
+    final class DumpReader: @unchecked Sendable {
+        private let peer: PeerProcess
+        private let text = Mutex(Data())
+
+        init(_ peer: PeerProcess) {
+            self.peer = peer
+            peer.output.fileHandleForReading.readabilityHandler = { [text] handle in
+                let data = handle.availableData
+                text.withLock { $0.append(data) }
+            }
+        }
+
+        /// Stops the dump (SIGINT: it prints what it holds) and returns everything it printed.
+        func stop() -> String {
+            peer.stop()
+            peer.output.fileHandleForReading.readabilityHandler = nil
+            let rest = peer.output.fileHandleForReading.readDataToEndOfFile()
+            return String(decoding: text.withLock { $0 + rest }, as: UTF8.self)
+        }
+    }
+
     static var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+}
+
+extension JACKClientTests {
+    /// The studio's Hecate with `--hecate-midi`: the same face performance (its first 19 s, at 4× speed)
+    /// over the studio's OSC input plays notes on `midi_out` (channel 3); choosing another instrument ends
+    /// every note Hecate left sounding there (and CC 123), and Hecate chosen again starts afresh.
+    @Test(.enabled(if: liveStopRunnable && Peers.runnable("jack_midi_dump")))
+    func studioHecatePlaysMIDIAndEndsItsNotesWhenAnotherInstrumentIsChosen() throws {
+        let recording = try RecordingReader.parse(Array(try Data(contentsOf: Self.repository.appendingPathComponent("examples/face-performance.jsonl"))))
+        let frames: [FaceFrame] = recording.frames.compactMap { if case .face(let f) = $0, f.timestamp < 19 { f } else { nil } }
+        let server = try JACKTestServer(period: 256)
+        let probe = try JACKClient(configuration: server.configuration(client: "probe"))
+        defer { probe.close() }
+        let dump = try server.peer("jack_midi_dump", ["-a", "studiodump"])
+        let reader = DumpReader(dump)
+        try waitUntil("studiodump:input") { probe.portInfo(named: "studiodump:input") != nil }
+        let port = Self.freePort
+        let studio = try StudioRun(server: server, client: "StudioFaceMIDI", oscPort: port,
+                                   extra: ["--hecate-midi", "--hecate-midi-channel", "3", "--midi-out", "studiodump:input"])
+        try studio.select("hecate")
+        let sender = try UDPTestSender()
+        func play(_ frames: ArraySlice<FaceFrame>) {
+            let start = ContinuousClock.now
+            let first = frames.first!.timestamp
+            for face in frames {
+                let due = start + .microseconds(Int64((face.timestamp - first) / 4 * 1_000_000))
+                let wait = due - ContinuousClock.now
+                if wait > .zero { usleep(UInt32(wait / .microseconds(1))) }
+                sender.send(Self.faceBundle(face), port: port)
+            }
+        }
+        play(frames[...])
+        usleep(200_000)
+        // The pucker holds the 7th and 9th (and the root, the 5th): another instrument takes over while they sound.
+        let socket = try #require(studio.socket)
+        socket.sendText(#"{"type":"select","instrument":"hands"}"#)
+        _ = socket.readJSON(until: { $0["type"] as? String == "state" && $0["instrument"] as? String == "hands" })
+        usleep(300_000)
+        socket.sendText(#"{"type":"select","instrument":"hecate"}"#)
+        _ = socket.readJSON(until: { $0["type"] as? String == "state" && $0["instrument"] as? String == "hecate" })
+        play(frames.suffix(60))
+        usleep(300_000)
+        #expect(try studio.stop() == 0, "\(studio.output)")
+        usleep(300_000)
+        let received = Self.parseDump(reader.stop()).map(\.bytes).filter { $0.count == 3 }
+        // What reached the dump up to the switch: up to its All Notes Off (Hecate's MIDI out never sends one itself).
+        let atSwitch = Array(received.prefix { $0 != [0xB2, 123, 0] }) + (received.contains([0xB2, 123, 0]) ? [[0xB2, 123, 0]] : [])
+        #expect(received.allSatisfy { $0[0] & 0x0F == 2 }, "\(received.prefix(20))")
+        let noteOns = received.filter { $0[0] == 0x92 && $0[2] > 0 }
+        #expect(Set(noteOns.map { Int($0[1]) }).isSuperset(of: [48, 55, 36, 52, 59, 62]), "\(noteOns)")
+        // At the switch: nothing left sounding, then All Notes Off.
+        func sounding(_ messages: [[UInt8]]) -> [UInt8: Int] {
+            var count: [UInt8: Int] = [:]
+            for m in messages {
+                if m[0] == 0x92 && m[2] > 0 { count[m[1], default: 0] += 1 }
+                else if m[0] == 0x82 || (m[0] == 0x92 && m[2] == 0) { count[m[1], default: 0] -= 1 }
+            }
+            return count.filter { $0.value != 0 }
+        }
+        #expect(atSwitch.last == [0xB2, 123, 0], "\(atSwitch.suffix(8))")
+        #expect(sounding(atSwitch).isEmpty, "\(sounding(atSwitch))")
+        // Chosen again, the held pucker sounds anew (root, 5th, 7th, 9th), and the stop ends it.
+        let after = received.dropFirst(atSwitch.count)
+        #expect(Set(after.filter { $0[0] == 0x92 && $0[2] > 0 }.map { Int($0[1]) }).isSuperset(of: [48, 59, 62]), "\(after)")
+        #expect(sounding(received).isEmpty && received.last == [0xB2, 123, 0], "\(received.suffix(8))")
     }
 }

@@ -70,6 +70,9 @@ extension DroneSynthEngine {
     /// What the voices play now, to the MIDI player (``HecateMIDIMap``), at this tick's frame.
     func playMIDI() {
         typealias Sculpt = DroneControls.Sculpt
+        // Each face found sends every controller again: a receiver connected since is set before it plays.
+        if fade.isFaceInView && !midiSawFace { midi.resendControllers() }
+        midiSawFace = fade.isFaceInView
         let fadeGain = fade.gain
         var levels = tones.levels * tones.gates * fadeGain
         var targets = tones.levelTargets

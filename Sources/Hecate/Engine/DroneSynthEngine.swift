@@ -86,6 +86,8 @@ public final class DroneSynthEngine: AudioEngine {
     @exclusivity(unchecked) var dip = PackChangeDip()
     @exclusivity(unchecked) var output = DroneOutputStage()
     @exclusivity(unchecked) var midi = DroneMIDIPlayer()
+    /// Whether the face was in view at the last MIDI tick (a face found resends the controllers).
+    @exclusivity(unchecked) var midiSawFace = false
     let effects: DroneEffectsChain
     let stage: DroneStageBuffers
     let voicings = DroneVoicingTable()

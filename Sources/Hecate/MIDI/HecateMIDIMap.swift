@@ -16,7 +16,8 @@
 /// ``controllerInterval``: a face that opens slowly starts its tone softly and swells it by pressure.
 ///
 /// **Controllers.** The sculpting, thinned the same way (a controller is sent when its 7-bit value
-/// changes, at most once per ``controllerInterval``; all of them when MIDI out starts): see
+/// changes, at most once per ``controllerInterval``; all of them when MIDI out starts and whenever a
+/// face is found, so a receiver connected later is set before the face plays): see
 /// ``controllers``. Turning MIDI out off sends a note-off for every sounding note and All Notes Off
 /// (CC 123).
 public enum HecateMIDIMap {

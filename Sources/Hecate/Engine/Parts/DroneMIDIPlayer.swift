@@ -63,6 +63,13 @@ struct DroneMIDIPlayer {
         forget()
     }
 
+    /// Sends every controller again at the next tick (a face found: a receiver connected since the
+    /// last change, or reset, is set again before the face plays).
+    mutating func resendControllers() {
+        sent = SIMD8(repeating: -1)
+        countdown = 0
+    }
+
     /// Forgets what was sent without sending anything (the receiver already ended every note): the
     /// next tick starts afresh (notes of sounding voices, every controller).
     mutating func forget() {
