@@ -143,13 +143,15 @@ extension JACKClientTests {
 }
 
 extension JACKClientTests {
-    /// The studio's Hecate with `--hecate-midi`: the same face performance (its first 19 s, at 4× speed)
-    /// over the studio's OSC input plays notes on `midi_out` (channel 3); choosing another instrument ends
-    /// every note Hecate left sounding there (and CC 123), and Hecate chosen again starts afresh.
-    @Test(.enabled(if: liveStopRunnable && Peers.runnable("jack_midi_dump")))
-    func studioHecatePlaysMIDIAndEndsItsNotesWhenAnotherInstrumentIsChosen() throws {
-        let recording = try RecordingReader.parse(Array(try Data(contentsOf: Self.repository.appendingPathComponent("examples/face-performance.jsonl"))))
-        let frames: [FaceFrame] = recording.frames.compactMap { if case .face(let f) = $0, f.timestamp < 19 { f } else { nil } }
+    /// One studio run for the test below: what the dump printed (3-byte messages), the studio's log and exit status.
+    struct StudioFaceMIDIRun {
+        var received: [[UInt8]]
+        var output: String
+        var status: Int32
+        var isDisturbed: Bool { output.contains("xrun:") }
+    }
+
+    static func playFaceIntoStudioHecate(_ frames: [FaceFrame]) throws -> StudioFaceMIDIRun {
         let server = try JACKTestServer(period: 1024)
         let probe = try JACKClient(configuration: server.configuration(client: "probe"))
         defer { probe.close() }
@@ -182,15 +184,31 @@ extension JACKClientTests {
         _ = socket.readJSON(until: { $0["type"] as? String == "state" && $0["instrument"] as? String == "hecate" })
         play(frames.suffix(60))
         usleep(300_000)
-        #expect(try studio.stop() == 0, "\(studio.output)")
+        let status = try studio.stop()
         usleep(300_000)
         let received = Self.parseDump(reader.stop()).map(\.bytes).filter { $0.count == 3 }
-        // What reached the dump up to the switch: up to its All Notes Off (Hecate's MIDI out never sends one itself).
-        let atSwitch = Array(received.prefix { $0 != [0xB2, 123, 0] }) + (received.contains([0xB2, 123, 0]) ? [[0xB2, 123, 0]] : [])
+        let run = StudioFaceMIDIRun(received: received, output: studio.output, status: status)
+        if run.isDisturbed { print("studio --hecate-midi, a disturbed run:\n\(run.output.suffix(2000))") }
+        return run
+    }
+
+    /// The studio's Hecate with `--hecate-midi`: the same face performance (its first 19 s, at 4× speed)
+    /// over the studio's OSC input plays notes on `midi_out` (channel 3); choosing another instrument ends
+    /// every note Hecate left sounding there (and CC 123), and Hecate chosen again starts afresh. A run with
+    /// an xrun is made again.
+    @Test(.enabled(if: liveStopRunnable && Peers.runnable("jack_midi_dump")))
+    func studioHecatePlaysMIDIAndEndsItsNotesWhenAnotherInstrumentIsChosen() throws {
+        let recording = try RecordingReader.parse(Array(try Data(contentsOf: Self.repository.appendingPathComponent("examples/face-performance.jsonl"))))
+        let frames: [FaceFrame] = recording.frames.compactMap { if case .face(let f) = $0, f.timestamp < 19 { f } else { nil } }
+        guard let run = try Self.firstUndisturbed("studio --hecate-midi", attempts: 6, { try Self.playFaceIntoStudioHecate(frames) },
+                                                  \.isDisturbed) else { return }
+        #expect(run.status == 0, "\(run.output)")
+        let received = run.received
         #expect(received.allSatisfy { $0[0] & 0x0F == 2 }, "\(received.prefix(20))")
         let noteOns = received.filter { $0[0] == 0x92 && $0[2] > 0 }
         #expect(Set(noteOns.map { Int($0[1]) }).isSuperset(of: [48, 55, 36, 52, 59, 62]), "\(noteOns)")
-        // At the switch: nothing left sounding, then All Notes Off.
+        // What reached the dump up to the switch: up to its All Notes Off (Hecate's MIDI out never sends one itself).
+        let atSwitch = Array(received.prefix { $0 != [0xB2, 123, 0] }) + (received.contains([0xB2, 123, 0]) ? [[0xB2, 123, 0]] : [])
         func sounding(_ messages: [[UInt8]]) -> [UInt8: Int] {
             var count: [UInt8: Int] = [:]
             for m in messages {
@@ -199,9 +217,10 @@ extension JACKClientTests {
             }
             return count.filter { $0.value != 0 }
         }
+        // At the switch: nothing left sounding, then All Notes Off.
         #expect(atSwitch.last == [0xB2, 123, 0], "\(atSwitch.suffix(8))")
         #expect(sounding(atSwitch).isEmpty, "\(sounding(atSwitch))")
-        // Chosen again, the held pucker sounds anew (root, 5th, 7th, 9th), and the stop ends it.
+        // Chosen again, the held pucker sounds anew (root, 7th, 9th), and the stop ends it.
         let after = received.dropFirst(atSwitch.count)
         #expect(Set(after.filter { $0[0] == 0x92 && $0[2] > 0 }.map { Int($0[1]) }).isSuperset(of: [48, 59, 62]), "\(after)")
         #expect(sounding(received).isEmpty && received.last == [0xB2, 123, 0], "\(received.suffix(8))")
