@@ -72,6 +72,9 @@ struct HecateCommand: ParsableCommand {
         }
         try AudioPicture.validate(plot: plot)
         guard (1...16).contains(midiChannel) else { throw ValidationError("--midi-channel must be 1…16, got \(midiChannel)") }
+        if midi && (input != nil || bench != nil) {
+            throw ValidationError("--midi plays live on JACK midi_out; offline, write the render's MIDI with --midi-out FILE.mid")
+        }
         if input != nil && live.midiOut.count > 1 {
             throw ValidationError("with --input, give one --midi-out FILE.mid for the render's MIDI")
         }

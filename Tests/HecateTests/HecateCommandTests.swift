@@ -63,6 +63,8 @@ import Testing
         #expect(messages.last == MIDIShortMessage(status: 0xB3, data1: 123, data2: 0))
         let bad = try Self.run(["hecate", "--input", "examples/face-performance.jsonl", "-o", "\(base).wav", "--midi-channel", "17"])
         #expect(bad.status != 0 && bad.error.contains("--midi-channel"))
+        let live = try Self.run(["hecate", "--input", "examples/face-performance.jsonl", "-o", "\(base).wav", "--midi"])
+        #expect(live.status != 0 && live.error.contains("--midi-out FILE.mid"))
     }
 
     @Test func badOptionsSayWhatIsWrong() throws {
