@@ -13,6 +13,10 @@ import Touchstone
 /// are applied at that frame's offset in the period that contains it. On the audio thread
 /// nothing allocates: the event buffer is sized at `init` (`maximumEventsPerPeriod`, excess counted
 /// in `droppedEventCount`).
+///
+/// An engine that plays what it renders as MIDI (Hecate's face, `midiOutbox`) is drained after each
+/// period into `midi_out`, every message at its frame's offset in the period; the client's final
+/// period ends whatever still sounds (note-offs and CC 123).
 public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler, @unchecked Sendable {
     public let host: EngineHost<Engine>
     /// The output's levels per period, for live meters (Oberon's `LiveMeter` reads it on one other thread).
@@ -30,15 +34,20 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
     private let dropped = Atomic<Int>(0)
     private let received = Atomic<Int>(0)
     private let latency: (Engine, Double) -> Int
+    /// The engine's MIDI, written to `midi_out` after each period (nil: none).
+    public let midiOutbox: EngineMIDIOutbox?
+    private let midiRefused = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - engine: the instrument; prepared here for a provisional spec, and again by JACK.
     ///   - commandCapacity: commands that can wait between two periods.
     ///   - latency: the engine's processing delay in frames at a sample rate (its limiter's look-ahead),
     ///     reported to JACK as port latency.
+    ///   - midiOutbox: where the engine posts the MIDI it plays (its own outbox), sent on `midi_out`; nil for none.
     public init(engine: Engine, maximumEventsPerPeriod: Int = 1024, commandCapacity: Int = 1024,
-                latency: @escaping (Engine, Double) -> Int = { _, _ in 0 }) {
+                latency: @escaping (Engine, Double) -> Int = { _, _ in 0 }, midiOutbox: EngineMIDIOutbox? = nil) {
         self.latency = latency
+        self.midiOutbox = midiOutbox
         self.maximumEventsPerPeriod = max(1, maximumEventsPerPeriod)
         host = EngineHost(
             engine: engine, spec: ProcessSpec(sampleRate: 48_000, maximumBlockSize: 1024, channelCount: 2),
@@ -54,6 +63,9 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
 
     /// MIDI events dropped because a period held more than `maximumEventsPerPeriod`.
     public var droppedEventCount: Int { dropped.load(ordering: .relaxed) }
+
+    /// Messages of the engine's MIDI that `midi_out` refused (its period buffer full).
+    public var refusedMIDIOutCount: Int { midiRefused.load(ordering: .relaxed) }
 
     /// Channel messages handed to the engine so far.
     public var receivedEventCount: Int { received.load(ordering: .relaxed) }
@@ -102,6 +114,13 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
             right: UnsafeMutableBufferPointer(start: right, count: frameCount),
             midi: UnsafeBufferPointer(start: events.baseAddress, count: count),
             blockStart: midiIn.periodStartFrame)
+        if let midiOutbox {
+            var refused = 0
+            midiOutbox.drain(lastFrames: frameCount) { message, offset in
+                if !midiOut.send(message.status, message.data1, message.data2, atFrame: offset) { refused += 1 }
+            }
+            if refused > 0 { midiRefused.add(refused, ordering: .relaxed) }
+        }
         meterTap.measure(left: UnsafeBufferPointer(start: left, count: frameCount), right: UnsafeBufferPointer(start: right, count: frameCount))
         framesElapsed += Int64(frameCount)
     }

@@ -11,6 +11,8 @@ import Synchronization
 /// MIDI arriving at `midi_in` (channel messages, at their frame offsets) goes to the active engine's
 /// `render(frameCount:left:right:midi:blockStart:)`, so an instrument that plays MIDI (HiSynth) is played by it;
 /// MIDI clock goes to ``clock``, the tempo the instruments' live adapters follow (as `prospero hecate`'s does).
+/// When another engine takes over, every note the previous one left sounding on `midi_out` ends there
+/// (note-offs, CC 123): an engine that is not rendered cannot end its notes itself.
 public final class StudioJACKDriver: JACKProcessHandler, StudioAudioOutput, @unchecked Sendable {
     public let engines: [any StudioAudioEngine]
     public let tap: StudioMeterTap
@@ -29,6 +31,8 @@ public final class StudioJACKDriver: JACKProcessHandler, StudioAudioOutput, @unc
     public let clock: MIDIClockFollower
     private var framesElapsed: Int64 = 0
     private var sampleRate = 48_000.0
+    /// Audio thread: the engine rendered in the last period (−1: none).
+    private var rendered = -1
 
     public init(engines: [any StudioAudioEngine], active: Int?, tap: StudioMeterTap, clock: MIDIClockFollower = MIDIClockFollower()) {
         self.engines = engines
@@ -64,6 +68,13 @@ public final class StudioJACKDriver: JACKProcessHandler, StudioAudioOutput, @unc
         }
         defer { framesElapsed += Int64(frameCount) }
         let index = active.load(ordering: .relaxed)
+        if index != rendered {
+            if rendered >= 0 && rendered < engines.count {
+                midiOut.releaseAllSoundingNotes(atFrame: 0)
+                engines[rendered].midiWasReleased()
+            }
+            rendered = index
+        }
         if index >= 0 && index < engines.count {
             let engine = engines[index]
             var count = 0

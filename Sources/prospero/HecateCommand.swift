@@ -14,8 +14,9 @@ import Touchstone
 /// `prospero hecate`: the face-controlled chord synthesizer.
 ///
 /// Live: face frames over OSC (any sender Enobarbus understands) → `HecatePerformance` → commands
-/// through `EngineHost` → JACK. Offline: `--input RECORDING -o OUT.wav` renders a recorded face
-/// performance through the same engine and commands.
+/// through `EngineHost` → JACK; with `--midi` (or `--midi-out PORT`) what it sounds also goes out of
+/// `midi_out` as MIDI (`HecateMIDIMap`). Offline: `--input RECORDING -o OUT.wav` renders a recorded face
+/// performance through the same engine and commands (and `--midi-out FILE.mid` its MIDI).
 struct HecateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hecate",
@@ -42,6 +43,12 @@ struct HecateCommand: ParsableCommand {
     @Option(help: "Offline: also draw the render (waveform, spectrogram, face lanes, chords) to this .png or .svg file.")
     var plot: String?
 
+    @Flag(name: .customLong("midi"), help: "Live: also play what Hecate sounds as MIDI on Prospero:midi_out (chord tones and bass as notes with pressure, sculpting as CCs: README \"In your DAW\"). --midi-out PORT turns it on and connects PORT; offline, --midi-out FILE.mid writes the render's MIDI.")
+    var midi = false
+
+    @Option(name: .customLong("midi-channel"), help: "MIDI channel 1…16 of Hecate's MIDI out (default 1).")
+    var midiChannel = 1
+
     @Option(help: "Benchmark: render this many seconds with every tone, the bass and all effects sounding; print the speed.")
     var bench: Double?
 
@@ -64,7 +71,17 @@ struct HecateCommand: ParsableCommand {
             throw ValidationError("--learn listens on JACK midi_in: it is for live play (without --input or --bench)")
         }
         try AudioPicture.validate(plot: plot)
+        guard (1...16).contains(midiChannel) else { throw ValidationError("--midi-channel must be 1…16, got \(midiChannel)") }
+        if midi && (input != nil || bench != nil) {
+            throw ValidationError("--midi plays live on JACK midi_out; offline, write the render's MIDI with --midi-out FILE.mid")
+        }
+        if input != nil && live.midiOut.count > 1 {
+            throw ValidationError("with --input, give one --midi-out FILE.mid for the render's MIDI")
+        }
     }
+
+    /// Live: whether Hecate plays MIDI on `midi_out` (asked for, or a port to receive it was named).
+    var sendsMIDI: Bool { midi || !live.midiOut.isEmpty }
 
     func run() throws {
         let (saved, _) = settingsFile.load()
@@ -91,10 +108,14 @@ struct HecateCommand: ParsableCommand {
                 sampleRate: Double(sampleRate), format: WAVSampleFormat(rawValue: format)!, maximumSeconds: maxDuration)
             let sink = try FileWAVSink(path: path)
             let summary: HecateRecordingRender.Summary
+            let midiFile = live.midiOut.first
+            var midiEvents: [EngineMIDIOutbox.Event] = []
             do {
                 summary = try HecateRecordingRender.render(
                     recording, engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key),
-                    initial: setup.initialCommands, chords: setup.chords, options: options, to: sink).summary
+                    initial: setup.initialCommands + (midiFile == nil ? [] : [.midiOut(channel: midiChannel)]),
+                    chords: setup.chords, options: options, to: sink,
+                    midi: midiFile == nil ? nil : { midiEvents.append($0) }).summary
                 try sink.close()
             } catch {
                 sink.discard()
@@ -102,6 +123,15 @@ struct HecateCommand: ParsableCommand {
                 throw ValidationError("recording '\(input)': \(error)\(hint)")
             }
             print("wrote \(path): \(summary), pack \(setup.pack.name), \(recording.frames.count) face frames")
+            if let midiFile {
+                let bytes = try HecateRecordingRender.midiFile(midiEvents, sampleRate: Double(sampleRate)).encoded()
+                do { try Data(bytes).write(to: URL(fileURLWithPath: midiFile)) } catch {
+                    throw ValidationError("cannot write '\(midiFile)': \(error.localizedDescription)")
+                }
+                let notes = midiEvents.filter { $0.message.status & 0xF0 == 0x90 }.count
+                let controllers = midiEvents.filter { $0.message.status & 0xF0 == 0xB0 }.count
+                print("wrote \(midiFile): \(notes) notes, \(controllers) controller changes, channel \(midiChannel)")
+            }
             try HecateCommand.reportAndPlot(file: path, plot: plot, title: "HECATE \(setup.pack.name.uppercased())",
                                             recording: recording, setup: setup, starts: [0], ends: [summary.duration])
             next.midi = MIDIControlLearn(bindings: saved.midi + mapped).bindings
@@ -197,9 +227,12 @@ struct HecateCommand: ParsableCommand {
         StandardOutput.line(HecateCommand.mappingGuide)
         // JACK renders the engine; MIDI clock on `midi_in` (a DAW, a drum machine) is the tempo the adapter follows.
         // The output limiter's delay as JACK prepared it: the live stage, 1 ms with true peak.
-        let handler = EngineProcessHandler(engine: DroneSynthEngine(preset: setup.pack.preset, key: setup.key),
-                                           latency: { engine, _ in engine.latencySamples })
+        // With MIDI out, the engine's outbox goes to `midi_out` at the frames where the voices change.
+        let engine = DroneSynthEngine(preset: setup.pack.preset, key: setup.key)
+        let handler = EngineProcessHandler(engine: engine, latency: { engine, _ in engine.latencySamples },
+                                           midiOutbox: sendsMIDI ? engine.midiOutbox : nil)
         for c in setup.initialCommands { handler.host.send(c) }
+        if sendsMIDI { handler.host.send(.midiOut(channel: midiChannel)) }
         // A face frame's commands are due its arrival frame + the input delay, at that sample.
         let inputClock = try timing.clock()
         let face = HecateLiveInstrument(host: handler.host, chords: setup.chords, clock: handler.clock,
@@ -219,14 +252,16 @@ struct HecateCommand: ParsableCommand {
         }
         StandardOutput.line("hecate: face input on udp \(host.source.localAddress), accepting \(options.allow)\(network.outputsBanner); "
             + "pack \(setup.pack.name), key \(setup.key), limiter \(Int(setup.settings.limiterCeiling)) dBFS"
-            + (bindings.isEmpty ? "" : ", \(bindings.count) MIDI controller binding(s)") + "; Ctrl-C to stop")
+            + (bindings.isEmpty ? "" : ", \(bindings.count) MIDI controller binding(s)")
+            + (sendsMIDI ? ", MIDI out on \(live.clientName):midi_out channel \(midiChannel)" : "") + "; Ctrl-C to stop")
         let meter = LiveMeterLine(tap: handler.meterTap, sampleRate: { handler.host.spec.sampleRate })
         let input = LiveCommand.HostThread(host) { status in
             if let line = status.instrumentLine { StandardOutput.line(line + "  " + meter.line() + "  " + status.countersLine) }
         }
         defer {
             StandardOutput.line(LiveCommand.summary(stop.reason, input.waitUntilFinished()?.success)
-                + ", late commands \(handler.host.lateCommandCount)")
+                + ", late commands \(handler.host.lateCommandCount)"
+                + (sendsMIDI ? ", MIDI sent \(engine.midiOutbox.postedCount), dropped \(engine.midiOutbox.droppedCount + handler.refusedMIDIOutCount)" : ""))
         }
         // The face's fade-out is queued before JACK's final period.
         try live.run(handler: handler, stop: stop, inputClock: inputClock, beforeFinalPeriod: { input.waitUntilFinished() },

@@ -60,6 +60,12 @@ struct StudioCommand: ParsableCommand {
     @Flag(name: .customLong("no-settings"), help: "Neither read nor save the settings file.")
     var noSettings = false
 
+    @Flag(name: .customLong("hecate-midi"), help: "Hecate also plays what it sounds as MIDI on JACK midi_out (as prospero hecate --midi; needs --audio jack).")
+    var hecateMIDI = false
+
+    @Option(name: .customLong("hecate-midi-channel"), help: "MIDI channel 1…16 of --hecate-midi (default 1).")
+    var hecateMIDIChannel = 1
+
     enum AudioMode: String { case auto, jack, browser, none }
 
     func validate() throws {
@@ -70,6 +76,10 @@ struct StudioCommand: ParsableCommand {
         guard tls.isEmpty || tls.count == 2 else { throw ValidationError("--tls takes two files: CERT.pem KEY.pem") }
         for file in tls where !FileManager.default.isReadableFile(atPath: file) { throw ValidationError("--tls: cannot read '\(file)'") }
         if !allow.isEmpty { _ = try oscAllowList() }
+        guard (1...16).contains(hecateMIDIChannel) else { throw ValidationError("--hecate-midi-channel must be 1…16") }
+        if hecateMIDI && (mode == .browser || mode == .none) {
+            throw ValidationError("--hecate-midi sends on JACK midi_out: it needs --audio jack (or auto with a JACK server)")
+        }
     }
 
     func oscAllowList() throws -> SenderAllowList {
@@ -94,7 +104,8 @@ struct StudioCommand: ParsableCommand {
         do {
             // HiSynth's user presets: the files `prospero hisynth presets` lists, read and written here at the edge.
             instruments = try StudioInstrumentRegistry.standard(
-                hecatePacks: packs.library, frameClock: inputClock, midiClock: midiClock, hisynthPresets: HiSynthPresetLibrary()
+                hecatePacks: packs.library, frameClock: inputClock, midiClock: midiClock, hisynthPresets: HiSynthPresetLibrary(),
+                hecateMIDIChannel: hecateMIDI ? hecateMIDIChannel : nil
             ).entries.map { try $0.make() }
         } catch {
             throw ValidationError("an instrument could not start: \(error)")

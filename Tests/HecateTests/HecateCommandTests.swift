@@ -43,6 +43,30 @@ import Testing
         #expect(peakValue <= Float(pow(10, -14.0 / 20)) * 1.0001 && peakValue > 0.05, "peak \(peakValue)")
     }
 
+    /// `--midi-out FILE.mid` beside `-o`: the render's MIDI as a Standard MIDI File on the chosen channel,
+    /// the performance's voices as notes, every note-on paired, All Notes Off last.
+    @Test func offlineRenderWritesTheFaceAsAMIDIFile() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("hecate-midi-\(getpid())").path
+        defer { for ext in ["wav", "mid"] { try? FileManager.default.removeItem(atPath: "\(base).\(ext)") } }
+        let result = try Self.run(["hecate", "--input", "examples/face-performance.jsonl", "--no-settings", "-o", "\(base).wav",
+                                   "--midi-out", "\(base).mid", "--midi-channel", "4"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("controller changes, channel 4"), "\(result.output)")
+        let file = try MIDIFile(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: "\(base).mid"))))
+        let messages = file.tracks.flatMap(\.events).compactMap { event -> MIDIShortMessage? in
+            if case .message(let m) = event.kind { return m.shortMessage } else { return nil }
+        }
+        #expect(messages.allSatisfy { $0.status & 0x0F == 3 })
+        let ons = messages.filter { $0.status == 0x93 && $0.data2 > 0 }
+        #expect(Set(ons.map(\.data1)) == [48, 52, 55, 59, 60, 62, 36])
+        #expect(messages.filter { $0.status == 0x83 }.count == ons.count)
+        #expect(messages.last == MIDIShortMessage(status: 0xB3, data1: 123, data2: 0))
+        let bad = try Self.run(["hecate", "--input", "examples/face-performance.jsonl", "-o", "\(base).wav", "--midi-channel", "17"])
+        #expect(bad.status != 0 && bad.error.contains("--midi-channel"))
+        let live = try Self.run(["hecate", "--input", "examples/face-performance.jsonl", "-o", "\(base).wav", "--midi"])
+        #expect(live.status != 0 && live.error.contains("--midi-out FILE.mid"))
+    }
+
     @Test func badOptionsSayWhatIsWrong() throws {
         let chord = try Self.run(["hecate", "--input", "examples/face-performance.jsonl", "--chord", "IX", "-o", "/tmp/x.wav"])
         #expect(chord.status != 0 && chord.error.contains("IX"))

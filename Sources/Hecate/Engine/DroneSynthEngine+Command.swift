@@ -38,6 +38,9 @@ extension DroneSynthEngine {
         /// The face is in view (first seen, or back): fade in over about 450 ms. A `.face` frame
         /// does the same, so the engine, silent until a face is seen, also fades in on a first frame.
         case faceFound
+        /// MIDI out on channel 1…16 (what the voices play, ``HecateMIDIMap``, into `midiOutbox`), or off
+        /// (nil: a note-off for every sounding note and All Notes Off first).
+        case midiOut(channel: Int?)
     }
 
     /// Applies a command on the audio thread. Never allocates.
@@ -110,6 +113,8 @@ extension DroneSynthEngine {
             fade.faceLost()
         case .faceFound:
             fade.faceFound()
+        case .midiOut(let channel):
+            midi.setChannel(channel, frame: framePosition, outbox: midiOutbox)
         }
     }
 
@@ -119,6 +124,13 @@ extension DroneSynthEngine {
     /// Fades everything out as when the face is lost.
     public func releaseAllNotes() {
         fade.faceLost()
+    }
+
+    /// Audio thread: the MIDI receiver already ended every note this engine sent (its host released
+    /// them, e.g. when another instrument took over `midi_out`). MIDI out starts afresh at the next
+    /// control tick: sounding voices as new notes, every controller.
+    public func forgetSentMIDI() {
+        midi.forget()
     }
 
     /// `x` clamped to 0…1; non-finite becomes 0.

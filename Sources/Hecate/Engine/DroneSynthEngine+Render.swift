@@ -20,6 +20,7 @@ extension DroneSynthEngine {
         output.measure(left: l, right: r, count: count)
         let beats = beatPhase + Double(count) * bpm / (60 * sampleRate)
         beatPhase = beats - beats.rounded(.down)
+        midiOutbox.advance(to: framePosition)
         waveform.write(UnsafeBufferPointer(start: l, count: count))
     }
 
@@ -37,6 +38,7 @@ extension DroneSynthEngine {
             effects.filter(UnsafeMutableBufferPointer(start: voice + index, count: run))
             controlCountdown -= run
             index += run
+            framePosition += Int64(run)
         }
         let rendered = index
         effects.process(voice: voice, dryGains: stage.dryGains, wetGains: stage.wetGains, left: l, right: r, count: rendered)
@@ -64,6 +66,29 @@ extension DroneSynthEngine {
             effects.follow(controls)
         }
         glide.settleIfClose(tones: &tones, pedals: &pedals)
+        if midi.isOn { playMIDI() }
+    }
+
+    /// What the voices play now, to the MIDI player (``HecateMIDIMap``), at this tick's frame.
+    func playMIDI() {
+        typealias Sculpt = DroneControls.Sculpt
+        // Each face found sends every controller again: a receiver connected since is set before it plays.
+        if fade.isFaceInView && !midiSawFace { midi.resendControllers() }
+        midiSawFace = fade.isFaceInView
+        let fadeGain = fade.gain
+        var levels = tones.levels * tones.gates * fadeGain
+        var targets = tones.levelTargets
+        levels[6] = pedals.bassLevel * fadeGain
+        targets[6] = pedals.bassTarget
+        levels[7] = 0
+        targets[7] = 0
+        let sculpt = controls.sculpt
+        let controllers = SIMD8<Float>(
+            sculpt[Sculpt.cutoff], sculpt[Sculpt.resonance], sculpt[Sculpt.formantF1], sculpt[Sculpt.formantF2],
+            sculpt[Sculpt.brightness], fadeGain, controls.preset[DroneControls.Slot.reverbMix], effects.tremolo.depth)
+        midi.tick(DroneMIDIPlayer.Voices(levels: levels, targets: targets, notes: voicings.row(key: keyIndex, degree: degreeIndex).notes,
+                                         controllers: controllers),
+                  frame: framePosition, outbox: midiOutbox)
     }
 
     /// The voice (tone banks, sub, bass; breath, face fade and pack dip applied) into the stage's voice

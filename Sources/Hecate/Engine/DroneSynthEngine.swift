@@ -19,7 +19,8 @@ import Touchstone
 /// - movement: `DroneArpeggiator` (gates), `DroneBreathing` (the slow swell), `DroneControls`
 ///   (sculpt amounts and preset numbers at control rate);
 /// - transitions: `FaceFade` (face lost / found), `PackChangeDip` (click-free pack swap);
-/// - after the voice: `DroneEffectsChain` (filters, room, tremolo), `DroneOutputStage` (limiter, meters).
+/// - after the voice: `DroneEffectsChain` (filters, room, tremolo), `DroneOutputStage` (limiter, meters);
+/// - beside the sound: `DroneMIDIPlayer` (what the voices play as MIDI into `midiOutbox`, ``HecateMIDIMap``).
 ///
 /// Every value a face moves is smoothed: tone and bass levels, arpeggiator gates, the face fade and
 /// chord glides per sample (one-pole, `rtOnePole`); sculpt amounts one-pole at the 3 kHz control rate
@@ -66,6 +67,13 @@ public final class DroneSynthEngine: AudioEngine {
     /// The last output samples (left channel) for a mini waveform; read with `readLatest` or `latest(256)`.
     public let waveform = SampleRingBuffer(minimumCapacity: 1024)
 
+    // MARK: MIDI out
+
+    /// What the engine plays as MIDI while `.midiOut(channel:)` is on (``HecateMIDIMap``), each message
+    /// at the frame of the control tick that saw the change; drained by whoever renders the engine
+    /// (the JACK handler to `midi_out`, the offline render into a MIDI file) after each block.
+    public let midiOutbox = EngineMIDIOutbox(capacity: 1024)
+
     // MARK: Parts (audio thread)
 
     @exclusivity(unchecked) var tones: DroneToneBanks
@@ -77,6 +85,9 @@ public final class DroneSynthEngine: AudioEngine {
     @exclusivity(unchecked) var fade = FaceFade()
     @exclusivity(unchecked) var dip = PackChangeDip()
     @exclusivity(unchecked) var output = DroneOutputStage()
+    @exclusivity(unchecked) var midi = DroneMIDIPlayer()
+    /// Whether the face was in view at the last MIDI tick (a face found resends the controllers).
+    @exclusivity(unchecked) var midiSawFace = false
     let effects: DroneEffectsChain
     let stage: DroneStageBuffers
     let voicings = DroneVoicingTable()
@@ -95,6 +106,8 @@ public final class DroneSynthEngine: AudioEngine {
     @exclusivity(unchecked) var incomingPreset: VoicePreset
     /// Samples left in the current control run.
     @exclusivity(unchecked) var controlCountdown = 0
+    /// Frames rendered since the engine was made (the MIDI outbox's clock; never reset).
+    @exclusivity(unchecked) var framePosition: Int64 = 0
 
     /// - Parameters:
     ///   - preset: the starting voice (default: the Cathedral pack's).
@@ -124,6 +137,7 @@ public final class DroneSynthEngine: AudioEngine {
         output.prepare(spec)
         glide.prepare(sampleRate: spec.sampleRate)
         controls.prepare(controlRate: spec.sampleRate / Double(Self.controlInterval))
+        midi.prepare(controlRate: spec.sampleRate / Double(Self.controlInterval))
         fade.prepare(sampleRate: spec.sampleRate, down: Self.fadeOutTime, up: Self.fadeInTime)
         dip.prepare(sampleRate: spec.sampleRate, halfTime: Self.presetSwapTime)
         applyDiscrete(currentPreset)

@@ -52,10 +52,14 @@ public enum HecateRecordingRender {
     }
 
     /// Renders `recording` through `engine` (set up by `initial` and `chords`) into a WAV file on `sink`.
+    /// With `midi`, the engine's MIDI out (on when `initial` holds `.midiOut(channel:)`) is handed to it
+    /// after every block, message by message with its frame, and at the end MIDI out is turned off (a
+    /// note-off for every note still sounding, All Notes Off) at the last frame.
     /// - Throws: `OfflineRenderError.tooLong` before rendering; the sink's errors.
     public static func render<Sink: WAVSink>(
         _ recording: Recording, engine: DroneSynthEngine, initial: [DroneSynthEngine.Command],
-        chords: [(Double, NashvilleDegree)], options: OfflineRenderOptions, to sink: Sink
+        chords: [(Double, NashvilleDegree)], options: OfflineRenderOptions, to sink: Sink,
+        midi: ((EngineMIDIOutbox.Event) -> Void)? = nil
     ) throws -> (sink: Sink, summary: Summary) {
         if let last = recording.frames.last?.timestamp, last > options.maximumSeconds {
             // Refused before the commands are built (they grow with the recording's length).
@@ -70,7 +74,13 @@ public enum HecateRecordingRender {
                 peak = max(peak, abs(left[i]), abs(right[i]))
                 sum += Double(left[i] * left[i] + right[i] * right[i])
             }
+            if let midi { engine.midiOutbox.drain(midi) }
         })
+        if let midi {
+            // The render is over (this thread owns the engine): whatever still sounds ends at the last frame.
+            engine.handle(.midiOut(channel: nil))
+            engine.midiOutbox.drain(midi)
+        }
         let rms = (sum / Double(max(1, 2 * written.frameCount))).squareRoot()
         let summary = Summary(duration: Double(written.frameCount) / options.sampleRate,
                               peakDecibels: 20 * log10(Double(max(peak, 1e-9))), rmsDecibels: 20 * log10(max(rms, 1e-9)))

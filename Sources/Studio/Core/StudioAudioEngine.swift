@@ -24,6 +24,10 @@ public protocol StudioAudioEngine: AnyObject, Sendable {
     func drainMIDI(blockStart: UInt32?, frameCount: Int, _ send: (UInt8, UInt8, UInt8, Int) -> Void)
     /// Frames the output lags beyond the period (a limiter's look-ahead); default 0.
     var processingLatency: Int { get }
+    /// Audio thread: the driver ended every note this engine sent (note-offs and CC 123 on `midi_out`,
+    /// when another engine took over), so it must not send their note-offs again and should start its
+    /// MIDI afresh when it renders next. Default: nothing.
+    func midiWasReleased()
 }
 
 extension StudioAudioEngine {
@@ -36,4 +40,5 @@ extension StudioAudioEngine {
         drainMIDI { send($0, $1, $2, 0) }
     }
     public var processingLatency: Int { 0 }
+    public func midiWasReleased() {}
 }

@@ -19,16 +19,18 @@ extension StudioInstrumentRegistry {
     ///   - midiClock: the MIDI clock arriving at the audio driver (its ``MIDIClockFollower``): the tempo
     ///     Hecate follows, as `prospero hecate` does.
     ///   - hisynthPresets: HiSynth's user presets, as the edge that owns their files reads and writes them.
+    ///   - hecateMIDIChannel: Hecate plays what it sounds as MIDI on this channel (JACK `midi_out`), nil for none.
     public static func standard(hecatePacks: HecatePackLibrary = HecatePackLibrary(),
                                 frameClock: (any LiveFrameClock)? = nil,
                                 midiClock: (any LiveClock)? = nil,
-                                hisynthPresets: (any HiSynthPresetStore)? = nil) -> StudioInstrumentRegistry {
+                                hisynthPresets: (any HiSynthPresetStore)? = nil,
+                                hecateMIDIChannel: Int? = nil) -> StudioInstrumentRegistry {
         var registry = StudioInstrumentRegistry()
         registry.register(StudioToneInstrument.self) { StudioToneInstrument() }
 
         // Hecate (studio-hecate):
         registry.register(HecateStudioInstrument.self) {
-            HecateStudioInstrument(library: hecatePacks, clock: midiClock, frameClock: frameClock)
+            HecateStudioInstrument(library: hecatePacks, clock: midiClock, frameClock: frameClock, midiChannel: hecateMIDIChannel)
         }
 
         // ---

@@ -33,6 +33,9 @@ public final class HecateStudioInstrument: StudioInstrument {
     public var host: EngineHost<DroneSynthEngine> { engineAudio.host }
 
     public internal(set) var settings: HecateStudioSettings
+    /// The channel (1…16) Hecate plays what it sounds on as MIDI (`prospero studio --hecate-midi`),
+    /// which the JACK driver sends on `midi_out`; nil: no MIDI.
+    public let midiChannel: Int?
     /// The live adapter: every input reaches the engine through it, as in `prospero hecate`.
     public let live: HecateLiveInstrument
     /// Whether a face was in view at the last input or tick (a change redraws the HUD).
@@ -51,11 +54,14 @@ public final class HecateStudioInstrument: StudioInstrument {
     ///   - mappings: the face → sound routes (default: the seed's).
     ///   - clock: the MIDI clock arriving at the audio driver (its ``MIDIClockFollower``), nil for none.
     ///   - frameClock: the audio clock with the input delay (JACK's): face frames are due on it.
+    ///   - midiChannel: play what Hecate sounds as MIDI on this channel (1…16; the driver sends it on
+    ///     JACK's `midi_out`), nil for none.
     public init(library: HecatePackLibrary = HecatePackLibrary(), settings: HecateStudioSettings = HecateStudioSettings(),
                 mappings: FaceMappingSet = .hecateDefaults, clock: (any LiveClock)? = nil,
-                frameClock: (any LiveFrameClock)? = nil) {
+                frameClock: (any LiveFrameClock)? = nil, midiChannel: Int? = nil) {
         self.library = library
         self.mappings = mappings
+        self.midiChannel = midiChannel
         meters = HecateHUDMeter.seed
         var settings = settings
         if library.pack(id: settings.packID) == nil { settings.packID = library.entries[0].pack.id }
@@ -64,7 +70,10 @@ public final class HecateStudioInstrument: StudioInstrument {
         let engine = DroneSynthEngine(preset: settings.preset(of: pack), key: settings.key)
         let host = EngineHost(engine: engine, spec: ProcessSpec(sampleRate: 48_000, maximumBlockSize: 1024, channelCount: 2))
         // The output limiter's delay as the driver prepared it (live: 1 ms), as `prospero hecate` reports to JACK.
-        engineAudio = StudioEngineAudio(host: host, latency: { _ in host.engine.latencySamples })
+        // With MIDI out, the engine's MIDI goes to the driver after each period (as `prospero hecate --midi`'s).
+        engineAudio = StudioEngineAudio(host: host, latency: { _ in host.engine.latencySamples },
+                                        midiOutbox: midiChannel == nil ? nil : engine.midiOutbox,
+                                        midiReleased: { $0.forgetSentMIDI() })
         live = HecateLiveInstrument(host: host, chords: [], clock: clock, frameClock: frameClock, mappings: mappings)
         for command in setupCommands() { host.send(command) }
         if settings.muted { live.mute(true) }
@@ -77,7 +86,7 @@ public final class HecateStudioInstrument: StudioInstrument {
             .arpeggiatorDivision(HecateStudioSettings.division(settings.arpDivision) ?? .eighth),
             .arpeggiator(settings.arpeggiator), settings.tremoloCommand,
             .output(playAlong: settings.playAlong, route: settings.route),
-        ]
+        ] + (midiChannel.map { [.midiOut(channel: $0)] } ?? [])
     }
 
     public var pack: SoundPack { library.pack(id: settings.packID) ?? library.entries[0].pack }

@@ -4,7 +4,7 @@ import Horatio
 /// audio thread is a table read (no `pow`, no array of tones).
 ///
 /// 12 keys × 7 degrees rows; each row holds the six chord tones, the sub-bass, the bass voice, the
-/// drone root and the drone fifth, in Hz (A4 = 440).
+/// drone root and the drone fifth, in Hz (A4 = 440), and the tones' and bass's MIDI notes.
 final class DroneVoicingTable {
     /// One row: where each voice sits for one key and chord, in Hz.
     struct Row {
@@ -15,6 +15,8 @@ final class DroneVoicingTable {
         var bass: Float
         var droneRoot: Float
         var droneFifth: Float
+        /// MIDI notes: the six chord tones in lanes 0…5, the bass voice in lane 6 (lane 7: −1).
+        var notes: SIMD8<Int32>
     }
 
     private let rows: UnsafeMutablePointer<Row>
@@ -25,10 +27,15 @@ final class DroneVoicingTable {
             for degree in NashvilleDegree.allCases {
                 let v = DroneVoicing(key: key, degree: degree)
                 var tones = SIMD8<Float>.zero
-                for t in 0..<6 { tones[t] = Self.frequency(v.tones[t]) }
+                var notes = SIMD8<Int32>(repeating: -1)
+                for t in 0..<6 {
+                    tones[t] = Self.frequency(v.tones[t])
+                    notes[t] = Int32(v.tones[t])
+                }
+                notes[6] = Int32(v.bass)
                 (rows + Self.index(key: key.rawValue, degree: degree.rawValue - 1)).initialize(to: Row(
                     tones: tones, sub: Self.frequency(v.sub), bass: Self.frequency(v.bass),
-                    droneRoot: Self.frequency(v.droneRoot), droneFifth: Self.frequency(v.droneFifth)))
+                    droneRoot: Self.frequency(v.droneRoot), droneFifth: Self.frequency(v.droneFifth), notes: notes))
             }
         }
     }
