@@ -117,12 +117,16 @@ let package = Package(
             resources: [.copy("Resources/web")]
         ),
 
+        // Platform edge: the camera bridge's Python child (the venv scripts/camera-setup makes), for `prospero camera`
+        // and the studio's page cameras (one long-lived process fed frames on a pipe, restarted with backoff).
+        .target(name: "CameraBridge", dependencies: ["Studio"]),
+
         .executableTarget(
             name: "prospero",
             dependencies: [
                 "Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "ProsperoJACK", "Prospero", "Oberon",
                 "HiSynth", "HiSynthLibrary", "Haptics", "Games", "HapticsEvdev",
-                "LiveHost", "LiveHostPOSIX", "Studio", "StudioServer",
+                "LiveHost", "LiveHostPOSIX", "Studio", "StudioServer", "CameraBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -178,7 +182,7 @@ let package = Package(
             name: "StudioServerTests",
             dependencies: [
                 "StudioServer", "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport",
-                "Games", "Haptics", "Ariel", "Enobarbus",
+                "Games", "Haptics", "Ariel", "Enobarbus", "CameraBridge",
             ],
             exclude: ["Browser"]
         ),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CameraBridge
 import Enobarbus
 import Foundation
 import Hecate
@@ -123,7 +124,9 @@ struct StudioCommand: ParsableCommand {
         let driver = jack.map { _ in StudioJACKDriver(engines: engines, active: first, tap: tap, clock: midiClock) }
         let browser = jack == nil && (mode == .browser || mode == .auto)
             ? StudioBrowserDriver(engines: engines, active: first, tap: tap, fanOut: fanOut) : nil
-        let session = StudioSession(instruments: instruments, active: first, audio: driver ?? browser, fanOut: fanOut)
+        // The pages' cameras: one camera bridge process for the studio, started on the first frame a page sends.
+        let camera = StudioCameraDesk(bridge: CameraBridgeProcess())
+        let session = StudioSession(instruments: instruments, active: first, audio: driver ?? browser, fanOut: fanOut, camera: camera)
         let startStatus = StudioAudioStatusMapping.status(
             jack: jack, clientName: live.clientName, note: jack == nil ? "--audio none: nothing renders" : nil)
         let jackSession = driver.map { LiveSession(handler: $0, options: live.options, stop: stop, log: { StandardOutput.line($0) }) }
@@ -142,8 +145,8 @@ struct StudioCommand: ParsableCommand {
         let midi = driver?.deliverControlChanges(to: { session.receiveMIDI($0) }, stop: stop)
         browser?.start(stop: stop)
 
-        // The shared OSC input.
-        let tracker = StudioSourceTracker(UDPDatagramSource(host: oscHost, port: oscPort))
+        // The shared OSC input, with the pages' cameras (their faces enter as any sender's do).
+        let tracker = StudioSourceTracker(MergedDatagramSource([UDPDatagramSource(host: oscHost, port: oscPort), camera.input]))
         let input = LiveHost(source: tracker, instrument: StudioLiveInstrument(session: session), stop: stop,
                              options: LiveHostOptions(allow: try oscAllowList(), statusInterval: 0.5))
         do { try input.start() } catch { throw ValidationError("cannot listen for OSC on udp \(oscHost):\(oscPort): \(error)") }
@@ -210,6 +213,7 @@ struct StudioCommand: ParsableCommand {
             stop.wait(timeout: .seconds(1_000_000_000))
         }
         served.wait(timeout: .seconds(2))
+        camera.stop()
         settings.wait()
         midi?.wait(timeout: .seconds(2))
         browser?.waitUntilStopped()

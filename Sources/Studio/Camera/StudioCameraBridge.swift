@@ -1,0 +1,25 @@
+/// The camera bridge as the studio sees it: one long-lived tracker process (the project's
+/// scripts/camera/prospero_camera.py with `--frames-stdin`, run by the platform edge) that takes one JPEG
+/// frame at a time and answers each with one line (``StudioCameraBridgeLine``). The edge starts it on the
+/// first frame, restarts it with backoff when it dies and reports why through `events`.
+public protocol StudioCameraBridge: AnyObject, Sendable {
+    /// Where the bridge reports (set once, before the first ``send(id:stream:jpeg:)``).
+    func start(events: @escaping @Sendable (StudioCameraBridgeEvent) -> Void)
+    /// Hands one frame (empty `jpeg`: the stream ended) to the bridge; false when it cannot take it now
+    /// (not running: starting is under way or waiting for its backoff, reported through the events).
+    func send(id: UInt32, stream: UInt16, jpeg: ArraySlice<UInt8>) -> Bool
+    /// Ends the process (the studio stops).
+    func stop()
+}
+
+/// What the bridge process reports.
+public enum StudioCameraBridgeEvent: Sendable, Equatable {
+    /// The process is starting (the first frame, or a restart).
+    case starting
+    /// One output line (without its newline).
+    case line([UInt8])
+    /// The process ended (`reason`: its status and last error line); the next start waits `restartIn` seconds.
+    case exited(reason: String, restartIn: Double)
+    /// It cannot run at all here (no camera environment): `message` says what to do.
+    case unavailable(String)
+}
