@@ -186,7 +186,7 @@ let package = Package(
             ],
             exclude: ["Browser"]
         ),
-        .testTarget(name: "CameraBridgeTests", dependencies: ["Enobarbus", "ProsperoTestSupport"]),
+        .testTarget(name: "CameraBridgeTests", dependencies: ["Enobarbus", "ProsperoTestSupport", "CameraBridge", "Studio"]),
         .testTarget(name: "LV2Tests", dependencies: ["ProsperoLV2", "HiSynth", "Hecate", "Enobarbus", "Horatio", "Ariel", "Touchstone", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
     ]
 )

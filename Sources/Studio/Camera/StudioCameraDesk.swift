@@ -159,7 +159,7 @@ public final class StudioCameraDesk: @unchecked Sendable {
         case .line(let bytes):
             let line: StudioCameraBridgeLine
             do throws(StudioError) { line = try StudioCameraBridgeLine.parse(bytes) } catch {
-                setBridgeState("running", message: error.message)
+                setBridgeState(state.withLock { $0.bridgeState }, message: error.message)
                 return
             }
             switch line {
