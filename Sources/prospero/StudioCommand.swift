@@ -187,6 +187,14 @@ struct StudioCommand: ParsableCommand {
                     + "can listen; for phones serve HTTPS with --tls CERT KEY (mkcert)")
             }
         }
+        // The pages' cameras start their bridge on the first frame; say now whether they can.
+        do {
+            _ = try CameraBridgeLocator.locate()
+            StandardOutput.line("studio: page cameras: Use camera on Hecate (the camera bridge starts with the first frame; "
+                + "phones need https, --tls)")
+        } catch {
+            StandardOutput.line("studio: page cameras unavailable: \(error.message)")
+        }
         let names = session.instrumentList.map(\.name).joined(separator: ", ")
         StandardOutput.line("studio: instruments: \(names.isEmpty ? "none registered" : names); "
             + "audio: \(session.audioStatus.backend.rawValue); OSC input on udp \(tracker.localAddress); Ctrl-C to stop")
