@@ -151,11 +151,24 @@ try:
         driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
         time.sleep(0.5)
         driver.save_screenshot(os.path.join(shots, "selfie.png"))
+        # At most 30 frames a second, at most 320x240.
+        sent0, t0 = driver.execute_script("return window.hecateCamera.sent"), time.monotonic()
+        time.sleep(2.0)
+        sent1, t1 = driver.execute_script("return window.hecateCamera.sent"), time.monotonic()
+        rate = (sent1 - sent0) / (t1 - t0)
+        size = driver.execute_script("return [window.hecateCamera.grab.width, window.hecateCamera.grab.height]")
+        print(f"camera: the page sent {rate:.1f} frames a second of {size[0]}x{size[1]}", flush=True)
+        if rate > 31 or size[0] > 320 or size[1] > 240:
+            fail(f"the page sends {rate:.1f} frames a second of {size}: at most 30 of 320x240")
         # Stop: the face ends at once (no frames wait for the lifecycle's timeout), the sound fades out.
         by_testid(driver, "camera-toggle").click()
         wait_for(lambda: by_testid(driver, "face-status").get_attribute("data-face") == "lost", timeout=3, what="the face lost on Stop camera")
         if by_testid(driver, "selfie").is_displayed():
             fail("the Selfie view stays after Stop camera")
+        stopped_at = driver.execute_script("return window.hecateCamera.sent")
+        time.sleep(0.5)
+        if driver.execute_script("return window.hecateCamera.sent") != stopped_at:
+            fail("frames are still sent after Stop camera")
         wait_for(lambda: silent(driver), timeout=20, what="the output to fall silent")
         errors = [e for e in console_errors(driver) if "favicon" not in e]
         if errors:
