@@ -125,7 +125,7 @@ struct StudioCommand: ParsableCommand {
         let browser = jack == nil && (mode == .browser || mode == .auto)
             ? StudioBrowserDriver(engines: engines, active: first, tap: tap, fanOut: fanOut) : nil
         // The pages' cameras: one camera bridge process for the studio, started on the first frame a page sends.
-        let camera = StudioCameraDesk(bridge: CameraBridgeProcess())
+        let camera = StudioCameraDesk(bridge: CameraBridgeProcess(), log: { StandardOutput.line("studio: \($0)") })
         let session = StudioSession(instruments: instruments, active: first, audio: driver ?? browser, fanOut: fanOut, camera: camera)
         let startStatus = StudioAudioStatusMapping.status(
             jack: jack, clientName: live.clientName, note: jack == nil ? "--audio none: nothing renders" : nil)

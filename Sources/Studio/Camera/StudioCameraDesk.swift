@@ -65,8 +65,15 @@ public final class StudioCameraDesk: @unchecked Sendable {
         var started = false
     }
 
-    public init(bridge: any StudioCameraBridge) {
+    /// Where the desk reports what the person running the studio should know (the bridge died, is unavailable).
+    private let log: @Sendable (String) -> Void
+
+    /// - Parameters:
+    ///   - bridge: the edge's bridge process.
+    ///   - log: a line for the studio's output when the bridge dies or cannot run.
+    public init(bridge: any StudioCameraBridge, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.bridge = bridge
+        self.log = log
     }
 
     /// Where messages to one client go (the session sets it at construction).
@@ -148,6 +155,7 @@ public final class StudioCameraDesk: @unchecked Sendable {
         case .starting:
             setBridgeState("starting", message: nil)
         case .unavailable(let message):
+            log("page cameras unavailable: \(message)")
             setBridgeState("unavailable", message: message)
             state.withLock { $0.started = false }  // tried again on the next frame (the environment may be made meanwhile)
         case .exited(let reason, let restartIn):
@@ -155,7 +163,9 @@ public final class StudioCameraDesk: @unchecked Sendable {
                 if let flight = s.inFlight, flight.isEnd { s.streams[flight.client] = nil }
                 s.inFlight = nil
             }
-            setBridgeState("restarting", message: "the camera bridge stopped (\(reason)); restarting in \(Self.seconds(restartIn))")
+            let message = "the camera bridge stopped (\(reason)); restarting in \(Self.seconds(restartIn))"
+            log(message)
+            setBridgeState("restarting", message: message)
         case .line(let bytes):
             let line: StudioCameraBridgeLine
             do throws(StudioError) { line = try StudioCameraBridgeLine.parse(bytes) } catch {
