@@ -120,12 +120,16 @@ let package = Package(
         // file I/O edge of the portable settings codec, for the live commands and the studio alike.
         .target(name: "ProsperoSettingsFiles", dependencies: ["Studio"]),
 
+        // Platform edge: the camera bridge's Python child (the venv scripts/camera-setup makes), for `prospero camera`
+        // and the studio's page cameras (one long-lived process fed frames on a pipe, restarted with backoff).
+        .target(name: "CameraBridge", dependencies: ["Studio"]),
+
         .executableTarget(
             name: "prospero",
             dependencies: [
                 "Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "ProsperoJACK", "Prospero", "Oberon",
                 "HiSynth", "HiSynthLibrary", "Haptics", "Games", "HapticsEvdev",
-                "LiveHost", "LiveHostPOSIX", "Studio", "StudioServer", "ProsperoSettingsFiles",
+                "LiveHost", "LiveHostPOSIX", "Studio", "StudioServer", "ProsperoSettingsFiles", "CameraBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -186,11 +190,11 @@ let package = Package(
             name: "StudioServerTests",
             dependencies: [
                 "StudioServer", "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport",
-                "Games", "Haptics", "Ariel", "Enobarbus", "ProsperoSettingsFiles",
+                "Games", "Haptics", "Ariel", "Enobarbus", "ProsperoSettingsFiles", "CameraBridge",
             ],
             exclude: ["Browser"]
         ),
-        .testTarget(name: "CameraBridgeTests", dependencies: ["Enobarbus", "ProsperoTestSupport"]),
+        .testTarget(name: "CameraBridgeTests", dependencies: ["Enobarbus", "ProsperoTestSupport", "CameraBridge", "Studio"]),
         .testTarget(name: "LV2Tests", dependencies: ["ProsperoLV2", "HiSynth", "Hecate", "Enobarbus", "Horatio", "Ariel", "Touchstone", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
     ]
 )

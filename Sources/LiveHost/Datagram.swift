@@ -14,15 +14,28 @@ public struct Datagram: Sendable {
     }
 }
 
-/// The sender of a datagram: its address as text ("192.168.1.20", "::1") and port.
+/// The sender of a datagram: its address as text ("192.168.1.20", "::1") and port; or a sender inside
+/// this process (a page's camera through the camera bridge), which has no network address.
 public struct DatagramSender: Sendable, Hashable, CustomStringConvertible {
     public var address: String
     public var port: Int
+    /// Made in this process, not received from a network: the allow-list (about network senders) does not apply.
+    public var isInProcess = false
 
     public init(address: String, port: Int) {
         self.address = address
         self.port = port
     }
 
-    public var description: String { address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)" }
+    /// A sender inside this process: `name` and a number ("camera 2").
+    public static func inProcess(_ name: String, number: Int) -> DatagramSender {
+        var sender = DatagramSender(address: name, port: number)
+        sender.isInProcess = true
+        return sender
+    }
+
+    public var description: String {
+        if isInProcess { return "\(address) \(port)" }
+        return address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
+    }
 }

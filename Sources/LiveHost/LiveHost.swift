@@ -52,7 +52,7 @@ public final class LiveHost: @unchecked Sendable {
         let allow = options.allow
         let inbox = self.inbox
         try source.start { [self] datagram in
-            guard allow.accepts(datagram.sender.address) else {
+            guard datagram.sender.isInProcess || allow.accepts(datagram.sender.address) else {
                 counters.withLock {
                     $0.refused += 1
                     $0.lastRefusedSender = datagram.sender.description

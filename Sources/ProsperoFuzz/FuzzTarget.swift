@@ -68,6 +68,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// An LV2 host's event input (`LV2AtomSequence`: MIDI and the transport's tempo), then every LV2 plugin's
     /// `run` over it.
     case lv2AtomSequence
+    /// A page's camera frame (`StudioCameraFrame.parse`, binary kind 0x20); an accepted frame re-read from its
+    /// encoding is the same frame.
+    case studioCameraFrame
+    /// A line of the camera bridge's `--frames-stdin` output (`StudioCameraBridgeLine.parse`); weights come back
+    /// clamped to 0…1, angles finite.
+    case cameraBridgeLine
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -133,6 +139,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             guard let settings = try? ProsperoSettings(json: bytes) else { return false }
             guard let again = try? ProsperoSettings(json: settings.jsonText), again == settings else {
                 fatalError("settings do not round-trip: \(settings.jsonText)")
+            }
+            return true
+        case .studioCameraFrame:
+            guard let frame = try? StudioCameraFrame.parse(bytes) else { return false }
+            precondition((try? StudioCameraFrame.parse(frame.encoded())) == frame, "a camera frame does not survive its encoding")
+            return true
+        case .cameraBridgeLine:
+            guard let line = try? StudioCameraBridgeLine.parse(bytes) else { return false }
+            if case .frame(let result) = line, let face = result.face {
+                precondition(face.blend.values.allSatisfy { (0...1).contains($0) } && [face.yaw, face.pitch, face.roll].allSatisfy(\.isFinite))
             }
             return true
         case .studioPCMFrame:

@@ -227,7 +227,8 @@ public final class StudioServer: @unchecked Sendable {
                     for try await message in inbound.messages(maxSize: options.maximumFrameBytes) {
                         switch message {
                         case .text(let text): session.receive(Array(text.utf8), from: connection, now: now)
-                        case .binary: session.reject(.badMessage("binary messages are server → client only"), from: connection)
+                        // Camera frames (the only binary messages a page sends) go to the camera desk.
+                        case .binary(let buffer): session.receiveBinary(Array(buffer.readableBytesView), from: connection, now: now)
                         }
                     }
                 } catch is CancellationError {

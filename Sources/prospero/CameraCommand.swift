@@ -1,4 +1,5 @@
 import ArgumentParser
+import CameraBridge
 import Foundation
 
 #if canImport(Glibc)
@@ -67,7 +68,11 @@ struct CameraCommand: ParsableCommand {
     }
 
     func run() throws {
-        let tools = try CameraBridgeLocator.locate()
+        let tools: CameraBridgeLocator
+        do { tools = try CameraBridgeLocator.locate() } catch {
+            FileHandle.standardError.write(Data("prospero camera: \(error.message)\n".utf8))
+            throw ExitCode(2)
+        }
         var arguments = [tools.script, face ? "--face" : "--hands", "--host", host, "--port", String(port)]
         if let device { arguments += ["--device", device] }
         if let video { arguments += ["--video", video] }

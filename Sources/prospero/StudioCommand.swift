@@ -1,4 +1,5 @@
 import ArgumentParser
+import CameraBridge
 import Enobarbus
 import Foundation
 import Hecate
@@ -135,7 +136,9 @@ struct StudioCommand: ParsableCommand {
         let driver = jack.map { _ in StudioJACKDriver(engines: engines, active: first, tap: tap, clock: midiClock) }
         let browser = jack == nil && (mode == .browser || mode == .auto)
             ? StudioBrowserDriver(engines: engines, active: first, tap: tap, fanOut: fanOut) : nil
-        let session = StudioSession(instruments: instruments, active: first, audio: driver ?? browser, fanOut: fanOut)
+        // The pages' cameras: one camera bridge process for the studio, started on the first frame a page sends.
+        let camera = StudioCameraDesk(bridge: CameraBridgeProcess(), log: { StandardOutput.line("studio: \($0)") })
+        let session = StudioSession(instruments: instruments, active: first, audio: driver ?? browser, fanOut: fanOut, camera: camera)
         let startStatus = StudioAudioStatusMapping.status(
             jack: jack, clientName: live.clientName, note: jack == nil ? "--audio none: nothing renders" : nil)
         let jackSession = driver.map { LiveSession(handler: $0, options: live.options, stop: stop, log: { StandardOutput.line($0) }) }
@@ -154,8 +157,8 @@ struct StudioCommand: ParsableCommand {
         let midi = driver?.deliverControlChanges(to: { session.receiveMIDI($0) }, stop: stop)
         browser?.start(stop: stop)
 
-        // The shared OSC input.
-        let tracker = StudioSourceTracker(UDPDatagramSource(host: oscHost, port: oscPort))
+        // The shared OSC input, with the pages' cameras (their faces enter as any sender's do).
+        let tracker = StudioSourceTracker(MergedDatagramSource([UDPDatagramSource(host: oscHost, port: oscPort), camera.input]))
         let input = LiveHost(source: tracker, instrument: StudioLiveInstrument(session: session), stop: stop,
                              options: LiveHostOptions(allow: try oscAllowList(), statusInterval: 0.5))
         do { try input.start() } catch { throw ValidationError("cannot listen for OSC on udp \(oscHost):\(oscPort): \(error)") }
@@ -196,6 +199,14 @@ struct StudioCommand: ParsableCommand {
                     + "can listen; for phones serve HTTPS with --tls CERT KEY (mkcert)")
             }
         }
+        // The pages' cameras start their bridge on the first frame; say now whether they can.
+        do {
+            _ = try CameraBridgeLocator.locate()
+            StandardOutput.line("studio: page cameras: Use camera on Hecate (the camera bridge starts with the first frame; "
+                + "phones need https, --tls)")
+        } catch {
+            StandardOutput.line("studio: page cameras unavailable: \(error.message)")
+        }
         let names = session.instrumentList.map(\.name).joined(separator: ", ")
         StandardOutput.line("studio: instruments: \(names.isEmpty ? "none registered" : names); "
             + "audio: \(session.audioStatus.backend.rawValue); OSC input on udp \(tracker.localAddress); Ctrl-C to stop")
@@ -222,6 +233,7 @@ struct StudioCommand: ParsableCommand {
             stop.wait(timeout: .seconds(1_000_000_000))
         }
         served.wait(timeout: .seconds(2))
+        camera.stop()
         settings.wait()
         midi?.wait(timeout: .seconds(2))
         browser?.waitUntilStopped()

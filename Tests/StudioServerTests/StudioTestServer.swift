@@ -18,11 +18,12 @@ final class StudioTestServer: @unchecked Sendable {
     /// - Parameter audio: makes the audio driver from the session's fan-out, the server's meter tap and the engines.
     init(instruments: [any StudioInstrument] = [StudioToneInstrument()], token: String? = nil,
          configure: (inout StudioServerOptions) -> Void = { _ in },
-         audio: ((StudioFanOut, StudioMeterTap, [any StudioAudioEngine]) -> any StudioAudioOutput)? = nil) throws {
+         audio: ((StudioFanOut, StudioMeterTap, [any StudioAudioEngine]) -> any StudioAudioOutput)? = nil,
+         camera: StudioCameraDesk? = nil) throws {
         let fanOut = StudioFanOut(), tap = StudioMeterTap()
         let driver = audio?(fanOut, tap, instruments.map(\.audio))
         self.audio = driver
-        session = StudioSession(instruments: instruments, audio: driver, fanOut: fanOut)
+        session = StudioSession(instruments: instruments, audio: driver, fanOut: fanOut, camera: camera)
         var options = StudioServerOptions()
         options.port = 0
         options.token = token

@@ -5,6 +5,9 @@ options are the same. Faces go out as one bundle per frame of `/prospero/face/bl
 `/prospero/face/head fff` (yaw, pitch, roll degrees), and `/prospero/face/end` when the face is lost;
 hands as `/prospero/hand isf+63f` (slot, left/right, confidence, 21 x y z) and `/prospero/hand/end i`.
 `--json` prints the same frames as lines of Prospero's recording format on stdout (header first).
+`--frames-stdin` (faces only) tracks JPEG frames a program writes to stdin instead of a device, one
+output line per frame on stdout (the studio's page camera; see "Frames on a pipe" below and
+docs/studio-protocol.md).
 Exit status: 0 done, 2 bad input or a missing camera/file/package, 130/143 on SIGINT/SIGTERM.
 """
 
@@ -225,6 +228,8 @@ class FaceTracker:
         # reported from its fourth frame on. Still images are all detections and report at once.
         self.settle_frames = 0 if args.image else 3
         self.seen = 0
+        # The landmarks of the last frame with a face (None without one): what a selfie view draws.
+        self.points = None
 
     def process(self, rgb, now, out):
         h, w = rgb.shape[:2]
@@ -236,12 +241,14 @@ class FaceTracker:
                     print("prospero camera: no face found", file=sys.stderr)
             self.present = False
             self.seen = 0
+            self.points = None
             self.blend_smoother.reset(); self.head_smoother.reset()
             return True
         self.seen += 1
+        lm = [(p.x, p.y, p.z) for p in result.multi_face_landmarks[0].landmark]
+        self.points = lm
         if self.seen <= self.settle_frames:
             return False
-        lm = [(p.x, p.y, p.z) for p in result.multi_face_landmarks[0].landmark]
         try:
             g = fg.FaceGeometry(lm, w, h)
         except ValueError:
@@ -330,6 +337,114 @@ class HandTracker:
             out.hand_ended(now, slot)
 
 
+# ---- frames on a pipe (`--frames-stdin`): the studio's page camera ----
+#
+# stdin: records of a 4-byte big-endian length n (6...MAX_RECORD), then a UInt32 BE frame id, a UInt16 BE stream
+# number (one tracker per stream: a page's camera), then n - 6 bytes of JPEG. A record with no JPEG ends its
+# stream (its face ends). End of input ends the bridge (status 0).
+# stdout: one JSON line first, {"ready":true,"contours":[[a,b],...]} (the face mesh's contour edges between
+# landmark indices), then exactly one line per record, in order:
+#   {"id":N,"stream":S,"ms":T}                           no face (T: milliseconds spent tracking)
+#   {"id":N,"stream":S,"ms":T,"points":[x,y,...]}         a face seen, still settling (not reported yet)
+#   {"id":N,"stream":S,"ms":T,"face":{"blend":{...},"head":[yaw,pitch,roll]},"points":[x,y,...]}
+#   {"id":N,"stream":S,"ms":T,"ended":"face"}             the face was lost (or the stream ended)
+#   {"id":N,"stream":S,"error":"..."}                     the record was not a decodable JPEG
+# Points are the 468 landmarks' x, y in 0...1 of the image (4 decimals), not mirrored.
+
+MAX_RECORD = 1 << 20
+MAX_STREAMS = 16
+
+
+class LineOutput:
+    """Collects what a tracker reports for one frame (the `Output` interface, without sending anything)."""
+
+    def __init__(self):
+        self.face_value = None
+        self.ended = False
+
+    def face(self, now, blend, head):
+        self.face_value = {"blend": {k: round(v, 4) for k, v in sorted(blend.items())}, "head": [round(a, 3) for a in head]}
+
+    def face_ended(self, now):
+        self.ended = True
+
+
+def read_exactly(stream, n):
+    data = b""
+    while len(data) < n:
+        chunk = stream.read(n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def run_frames_stdin(args, cv2, mp, stop):
+    import numpy
+    stdin, stdout = sys.stdin.buffer, sys.stdout
+
+    def line(obj):
+        stdout.write(json.dumps(obj, separators=(",", ":"), allow_nan=False) + "\n")
+        stdout.flush()
+
+    # Blocked in a read, the flag the other modes poll is never seen: a signal ends this mode at once.
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, lambda number, _frame: sys.exit(128 + number))
+    contours = sorted([a, b] for a, b in mp.solutions.face_mesh.FACEMESH_CONTOURS)
+    line({"ready": True, "contours": contours})
+    trackers = {}
+    reported = set()  # streams whose face was reported and has not ended
+    while not stop["now"]:
+        header = read_exactly(stdin, 4)
+        if header is None:
+            break
+        (n,) = struct.unpack(">I", header)
+        if not (6 <= n <= MAX_RECORD):
+            fail("--frames-stdin: a record of %d bytes (6...%d expected)" % (n, MAX_RECORD))
+        record = read_exactly(stdin, n)
+        if record is None:
+            break
+        frame_id, stream = struct.unpack(">IH", record[:6])
+        jpeg = record[6:]
+        out = LineOutput()
+        started = time.monotonic()
+        reply = {"id": frame_id, "stream": stream}
+        if not jpeg:  # the stream ended: its face ends with it
+            tracker = trackers.pop(stream, None)
+            if tracker is not None:
+                tracker.close(started, out)
+            if stream in reported:
+                reported.discard(stream)
+                reply["ended"] = "face"
+            line(reply)
+            continue
+        image = cv2.imdecode(numpy.frombuffer(jpeg, numpy.uint8), cv2.IMREAD_COLOR)
+        if image is None:
+            reply["error"] = "not a decodable JPEG image (%d bytes)" % len(jpeg)
+            line(reply)
+            continue
+        tracker = trackers.get(stream)
+        if tracker is None:
+            if len(trackers) >= MAX_STREAMS:
+                reply["error"] = "more than %d camera streams at once" % MAX_STREAMS
+                line(reply)
+                continue
+            tracker = trackers[stream] = FaceTracker(mp, args)
+        rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+        tracker.process(rgb, started, out)
+        reply["ms"] = round(1000 * (time.monotonic() - started), 2)
+        if out.face_value is not None:
+            reply["face"] = out.face_value
+            reported.add(stream)
+        elif out.ended and stream in reported:  # a face that was never reported never ends
+            reported.discard(stream)
+            reply["ended"] = "face"
+        if tracker.points is not None:
+            reply["points"] = [round(c, 4) for p in tracker.points for c in p[:2]]
+        line(reply)
+    return stop["status"]
+
+
 def parse(argv):
     p = argparse.ArgumentParser(prog="prospero camera", description=__doc__.splitlines()[0])
     what = p.add_mutually_exclusive_group(required=True)
@@ -339,6 +454,7 @@ def parse(argv):
     src.add_argument("--device", default="/dev/video0")
     src.add_argument("--video")
     src.add_argument("--image")
+    src.add_argument("--frames-stdin", action="store_true")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=9000)
     p.add_argument("--once", action="store_true")
@@ -351,6 +467,8 @@ def parse(argv):
         fail("--port %d is outside 1...65535" % args.port)
     if args.calibrate < 0 or not math.isfinite(args.calibrate):
         fail("--calibrate needs a positive number of seconds")
+    if args.frames_stdin and not args.face:
+        fail("--frames-stdin tracks faces only (give --face)")
     # With a still image, calibrating means "this image is the neutral face".
     args.calibrate_image = bool(args.image) and args.calibrate > 0
     return args
@@ -380,6 +498,8 @@ def main(argv):
     # A parent that blocked these (inherited through exec) must not make the bridge deaf to them.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 
+    if args.frames_stdin:
+        return run_frames_stdin(args, cv2, mp, stop)
     source = open_source(args, cv2)
     out = Output(args)
     tracker = FaceTracker(mp, args) if args.face else HandTracker(mp, args)

@@ -1,4 +1,5 @@
-/// Binary WebSocket frames (protocol v1): byte 0 is the kind, then a little-endian payload.
+/// Binary WebSocket frames (protocol v1): byte 0 is the kind, then a little-endian payload. Server → client
+/// but for ``Kind/camera``.
 public enum StudioBinaryFrame {
     public enum Kind: UInt8, Sendable {
         /// Float32 ×4: peakL, peakR, rmsL, rmsR, linear amplitude, ballistics applied (Oberon).
@@ -10,6 +11,8 @@ public enum StudioBinaryFrame {
         /// PCM audio for browser mode: UInt32 sequence, UInt32 sample rate, UInt16 channels (2),
         /// UInt16 frames, then Int16 interleaved samples (see docs/studio-protocol.md).
         case pcm = 0x10
+        /// Client → server: a page's camera frame (``StudioCameraFrame``: header, then a JPEG).
+        case camera = 0x20
     }
 
     /// `kind` followed by `values` as little-endian Float32.
@@ -26,7 +29,7 @@ public enum StudioBinaryFrame {
 
     /// The kind and Float32 values of a frame from ``encode(_:_:)``; nil when it is not one.
     public static func decodeFloats(_ bytes: [UInt8]) -> (Kind, [Float])? {
-        guard let first = bytes.first, let kind = Kind(rawValue: first), kind != .pcm, (bytes.count - 1) % 4 == 0 else { return nil }
+        guard let first = bytes.first, let kind = Kind(rawValue: first), kind != .pcm, kind != .camera, (bytes.count - 1) % 4 == 0 else { return nil }
         var values = [Float]()
         values.reserveCapacity((bytes.count - 1) / 4)
         var i = 1

@@ -142,6 +142,11 @@ struct StudioClientRegistry {
 
     func send(_ message: StudioOutgoing, to connection: Int) { outboxes[connection]?(message) }
 
+    /// To client `id` on its socket (nothing while it has none, and nothing kept for its replay).
+    func send(_ message: StudioOutgoing, toClient id: String) {
+        if let connection = clients[id]?.connection { send(message, to: connection) }
+    }
+
     /// To every client subscribed; a retained (disconnected) client keeps `state` messages for its replay.
     mutating func broadcast(_ message: StudioServerMessage) {
         let text = StudioOutgoing.text(message.text)

@@ -8,7 +8,11 @@ public final class StudioLiveInstrument: LiveInstrument {
 
     public init(session: StudioSession) { self.session = session }
 
-    public func receive(_ frames: [TrackingFrame], at time: Double) { session.receive(frames, at: time) }
+    public func receive(_ frames: [TrackingFrame], at time: Double) {
+        session.receive(frames, at: time)
+        // A page camera's face is applied now: its latency ends here.
+        session.camera?.applied(arrival: time, now: MonotonicClock.now())
+    }
     public func receiveControls(_ outputs: [Float], at time: Double) { session.receiveControls(outputs, at: time) }
     public func advance(to time: Double) { session.advance(to: time) }
     public func finish(at time: Double) { session.finish(at: time) }

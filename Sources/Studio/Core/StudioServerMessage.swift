@@ -11,6 +11,9 @@ public enum StudioServerMessage: Equatable, Sendable {
     /// Answer to `clock`: `t` echoed (page ms), `audio` the active instrument's audio clock in seconds
     /// (nil when it has none), `server` the server's monotonic clock in ms.
     case clock(t: Double, audio: Double?, server: Double)
+    /// To one client that sends camera frames: the bridge's state and, per tracked frame, the face, its
+    /// landmarks and the stream's counts and latencies (``StudioCameraDesk``; docs/studio-protocol.md).
+    case camera([String: StudioValue])
 
     /// The protocol version this server speaks.
     public static let version = 1
@@ -27,6 +30,7 @@ public enum StudioServerMessage: Equatable, Sendable {
         case .error: "error"
         case .pong: "pong"
         case .clock: "clock"
+        case .camera: "camera"
         }
     }
 
@@ -36,7 +40,7 @@ public enum StudioServerMessage: Equatable, Sendable {
         case .state, .changed: .state
         case .frame: .frames
         case .status: .status
-        case .welcome, .error, .pong, .clock: nil
+        case .welcome, .error, .pong, .clock, .camera: nil
         }
     }
 
@@ -73,6 +77,8 @@ public enum StudioServerMessage: Equatable, Sendable {
             o["t"] = .number(t)
             o["audio"] = audio.map { .number($0) } ?? .null
             o["server"] = .number(server)
+        case .camera(let fields):
+            for (k, v) in fields where k != "v" && k != "type" { o[k] = v }
         }
         return .object(o)
     }

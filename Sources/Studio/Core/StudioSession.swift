@@ -18,6 +18,8 @@ public final class StudioSession: @unchecked Sendable {
     public let fanOut: StudioFanOut
     /// The audio driver (given at construction): told which instrument renders, hears the pages' reports.
     public let audio: (any StudioAudioOutput)?
+    /// The pages' cameras (given at construction with the edge's bridge process), nil when the studio runs none.
+    public let camera: StudioCameraDesk?
     /// One element each time an instrument's state or the learned controllers changed (coalesced: a
     /// reader that is behind sees one). The settings saver waits on it instead of polling.
     public let changes: AsyncStream<Void>
@@ -41,14 +43,20 @@ public final class StudioSession: @unchecked Sendable {
     ///   - active: index of the instrument active at start (default the first, nil when there is none).
     ///   - audio: the audio driver, or nil when nothing renders.
     ///   - fanOut: the binary fan-out (give the browser-audio driver the same one).
+    ///   - camera: the pages' cameras (its ``StudioCameraDesk/input`` joins the studio's live input), nil for none.
     public init(instruments: [any StudioInstrument], active: Int? = 0, options: StudioSessionOptions = .init(),
-                audio: (any StudioAudioOutput)? = nil, fanOut: StudioFanOut = StudioFanOut()) {
+                audio: (any StudioAudioOutput)? = nil, fanOut: StudioFanOut = StudioFanOut(), camera: StudioCameraDesk? = nil) {
         self.options = options
         self.fanOut = fanOut
         self.audio = audio
+        self.camera = camera
         (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        state = StudioLocked(State(clients: StudioClientRegistry(options: options, fanOut: fanOut),
-                                   stage: StudioStage(instruments: instruments, active: active)))
+        let state = StudioLocked(State(clients: StudioClientRegistry(options: options, fanOut: fanOut),
+                                       stage: StudioStage(instruments: instruments, active: active)))
+        self.state = state
+        camera?.attach { client, message in
+            state.withLock { $0.clients.send(.text(message.text), toClient: client) }
+        }
     }
 
     /// Makes every registered instrument.
@@ -106,12 +114,15 @@ public final class StudioSession: @unchecked Sendable {
     /// A socket closed: the client's touches end now; its state is kept for ``StudioSessionOptions/retention``.
     /// `missedMessages`: the socket was cut with messages it never got, so a resume sends the whole state.
     public func disconnect(_ connection: Int, now: Double, missedMessages: Bool = false) {
-        state.withLock { s in
-            guard let left = s.clients.disconnect(connection, now: now, missedMessages: missedMessages) else { return }
+        let leaving: String? = state.withLock { s in
+            guard let left = s.clients.disconnect(connection, now: now, missedMessages: missedMessages) else { return nil }
             for (id, changes) in s.stage.clientLeft(left.id, touches: left.touches, now: now) {
                 broadcast(.changed(instrument: id, changes: changes), in: &s)
             }
+            return left.id
         }
+        // Its camera stops with it (the face ends).
+        if let leaving { camera?.clientLeft(leaving, now: now) }
     }
 
     // MARK: Messages
@@ -137,6 +148,43 @@ public final class StudioSession: @unchecked Sendable {
                 reply(.error(error), to: connection, in: s)
             case .success(let message):
                 dispatch(message, from: connection, now: now, in: &s)
+            }
+        }
+    }
+
+    /// One binary frame from `connection` at `now`: a camera frame (``StudioCameraFrame``) for the camera desk,
+    /// rate-limited like text; anything else, or a studio without a camera bridge, is answered with `error`.
+    public func receiveBinary(_ bytes: [UInt8], from connection: Int, now: Double) {
+        let parsed: Result<StudioCameraFrame, StudioError>
+        do throws(StudioError) { parsed = .success(try StudioCameraFrame.parse(bytes)) } catch { parsed = .failure(error) }
+        let client: String? = state.withLock { s in
+            s.statistics.received += 1
+            if case .refused(let notify) = s.clients.admit(connection, now: now) {
+                s.statistics.rateLimited += 1
+                notify?(.text(StudioServerMessage.error(.rateLimited).text))
+                return nil
+            }
+            if case .failure(let error) = parsed {
+                s.statistics.malformed += 1
+                reply(.error(error), to: connection, in: s)
+                return nil
+            }
+            guard let id = s.clients.client(on: connection) else {
+                reply(.error(StudioError(code: "not_ready", message: "send hello first", ref: "camera")), to: connection, in: s)
+                return nil
+            }
+            guard camera != nil else {
+                s.statistics.refused += 1
+                reply(.error(StudioError(code: "camera_unavailable", message: "this studio runs no camera bridge", ref: "camera")), to: connection, in: s)
+                return nil
+            }
+            return id
+        }
+        guard let client, case .success(let frame) = parsed, let camera else { return }
+        do throws(StudioError) { try camera.submit(frame, client: client, now: now) } catch {
+            state.withLock { s in
+                s.statistics.refused += 1
+                reply(.error(error), to: connection, in: s)
             }
         }
     }

@@ -30,10 +30,11 @@ FLAGS = [
 
 
 @contextlib.contextmanager
-def studio_browser(width=1280, height=900):
+def studio_browser(width=1280, height=900, extra_flags=()):
+    """`extra_flags`: more Chromium switches (a fake camera: --use-fake-device-for-media-stream …)."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in FLAGS + [f"--window-size={width},{height}"]:
+    for flag in FLAGS + list(extra_flags) + [f"--window-size={width},{height}"]:
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)

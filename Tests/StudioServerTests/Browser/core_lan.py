@@ -5,6 +5,7 @@ cannot play sound (or open a camera); the audio indicator says why and how to st
     ip netns exec NS python3 core_lan.py http://10.x.y.1:PORT/?token=T
 """
 import sys
+import urllib.parse
 
 from core_browser import by_testid, console_errors, fail, studio_browser, wait_for
 
@@ -30,3 +31,16 @@ with studio_browser() as driver:
     if errors:
         fail(f"console errors: {errors}")
     print(f"plain HTTP from another machine: {said!r}", flush=True)
+
+    # Hecate's Use camera says why the camera cannot open here and how to start HTTPS (the cookie from the first
+    # visit carries the token).
+    driver.get(urllib.parse.urlsplit(url)._replace(path="/hecate/", query="guide=0").geturl())
+    wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="Hecate's page from the other machine")
+    by_testid(driver, "camera-toggle").click()
+    status = by_testid(driver, "camera-status")
+    camera_said = status.text
+    if status.get_attribute("data-state") != "blocked" or not all(w in camera_said for w in ["secure page", "--tls", "https://", "localhost"]):
+        fail(f"Use camera on plain HTTP from another machine says {camera_said!r} ({status.get_attribute('data-state')})")
+    if by_testid(driver, "camera-toggle").get_attribute("aria-pressed") != "false":
+        fail("the camera reports itself on in an insecure page")
+    print(f"plain HTTP from another machine, Use camera: {camera_said!r}", flush=True)

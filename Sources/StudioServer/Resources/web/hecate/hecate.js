@@ -8,6 +8,7 @@ import { OberonPanels } from "/js/panels.js";
 import { element, button, slider, select } from "/js/ui.js";
 import { Immerse } from "/hecate/immerse.js";
 import { LearnButtons } from "/js/learn.js";
+import { HecateCamera } from "/hecate/camera.js";
 
 const GUIDE_SEEN = "prospero.hecate.guideSeen";
 const TONES = ["root", "third", "fifth", "seventh", "ninth", "octave"];
@@ -26,6 +27,11 @@ const learn = new LearnButtons(studio, "hecate", (path) => LEARN_TESTIDS[path] ?
 const params = new URLSearchParams(location.search);
 const immerse = new Immerse($("immerse-canvas"), { renderer: params.get("renderer") });
 hecate.immerse = immerse;
+// The page's own camera and the Selfie view (hecate/camera.js).
+hecate.camera = new HecateCamera(studio, {
+  toggle: $("camera-toggle"), status: $("camera-status"), selfie: $("selfie"), canvas: $("selfie-canvas"),
+  blend: $("selfie-blend"), head: $("selfie-head"), latency: $("camera-latency"),
+});
 
 // ---- Header: connection, METERS, modes, help ----
 studio.on("connection", (online) => {

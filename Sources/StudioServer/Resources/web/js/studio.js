@@ -31,7 +31,7 @@ export class StudioConnection {
     });
   }
 
-  /** `fn(payload)` for "welcome", "state", "changed", "frame", "status", "error", "pong", "meters",
+  /** `fn(payload)` for "welcome", "state", "changed", "frame", "status", "error", "pong", "camera", "meters",
    *  "scope", "spectrum", "pcm" (Float32Array / DataView), "connection" (true/false), "hidden". */
   on(type, fn) {
     if (!this.listeners.has(type)) this.listeners.set(type, new Set());
@@ -129,6 +129,16 @@ export class StudioConnection {
     if (this.queue.length > MAXIMUM_QUEUED) this.queue.shift();
     return false;
   }
+
+  /** A binary message (a camera frame) now; false while offline (never queued: it would be stale). */
+  sendBinary(buffer) {
+    if (!this.socket || !this.welcomed || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(buffer);
+    return true;
+  }
+
+  /** Bytes the socket has not sent yet (a sender of frames skips one past its limit). */
+  get bufferedAmount() { return this.socket?.bufferedAmount ?? 0; }
 
   select(instrument) { return this.send({ type: "select", instrument }); }
   set(path, value) { return this.send({ type: "set", path, value }); }

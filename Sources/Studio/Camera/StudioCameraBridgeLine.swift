@@ -1,0 +1,87 @@
+import Enobarbus
+import Horatio
+
+/// One line of the camera bridge's output in `--frames-stdin` mode (scripts/camera/prospero_camera.py
+/// documents the format): the ready line with the face mesh's contour edges, or the answer to one frame.
+public enum StudioCameraBridgeLine: Sendable, Equatable {
+    case ready(contours: [[Int]])
+    case frame(StudioCameraResult)
+
+    /// A line is at most 64 KiB (468 points are about 7 KiB), 4 levels deep, 2048 members per array.
+    public static let limits = JSONReader.Limits(maximumBytes: 64 * 1024, maximumDepth: 4, maximumMembers: 2048, rejectsDuplicateKeys: true)
+    /// Landmarks a face mesh reports (MediaPipe's 468; the refined mesh has 478).
+    public static let maximumPoints = 478
+
+    /// The line's meaning, or an error naming what is wrong with it (code `bad_bridge_line`).
+    public static func parse(_ bytes: some Collection<UInt8>) throws(StudioError) -> StudioCameraBridgeLine {
+        let value: StudioValue
+        do throws(StudioError) { value = try StudioValue(json: bytes, limits: limits) } catch { throw bad(error.message) }
+        guard let o = value.object else { throw bad("not a JSON object") }
+        if o["ready"] == .bool(true) {
+            var contours: [[Int]] = []
+            for edge in o["contours"]?.array ?? [] {
+                guard let pair = edge.array, pair.count == 2, let a = index(pair[0]), let b = index(pair[1]) else {
+                    throw bad("a contour edge is not two landmark indices 0…\(maximumPoints - 1)")
+                }
+                contours.append([a, b])
+            }
+            return .ready(contours: contours)
+        }
+        guard let id = o["id"]?.number, id >= 0, id <= Double(UInt32.max), id == id.rounded(),
+              let stream = o["stream"]?.number, stream >= 0, stream <= Double(UInt16.max), stream == stream.rounded() else {
+            throw bad("a frame line needs a whole `id` (UInt32) and `stream` (UInt16)")
+        }
+        var result = StudioCameraResult(id: UInt32(id), stream: UInt16(stream))
+        if let error = o["error"] {
+            guard let text = error.string else { throw bad("`error` is not a string") }
+            result.error = String(text.prefix(200))
+            return .frame(result)
+        }
+        if let ms = o["ms"] {
+            guard let t = ms.number, t.isFinite, t >= 0 else { throw bad("`ms` is not a time") }
+            result.trackingMilliseconds = t
+        }
+        if let ended = o["ended"] {
+            guard ended == .string("face") else { throw bad("`ended` names no face") }
+            result.ended = true
+        }
+        if let face = o["face"] {
+            guard let f = face.object, let blend = f["blend"]?.object, let head = f["head"]?.array, head.count == 3 else {
+                throw bad("`face` needs `blend` {name: weight} and `head` [yaw, pitch, roll]")
+            }
+            var weights: [String: Double] = [:]
+            for (name, w) in blend {
+                guard ARKitBlendshape(normalisedName: name) != nil else { throw bad("unknown blendshape '\(name.prefix(40))'") }
+                guard let v = w.number, v.isFinite else { throw bad("blendshape \(name) is not a number") }
+                weights[name] = min(max(v, 0), 1)
+            }
+            var angles: [Double] = []
+            for a in head {
+                guard let v = a.number, v.isFinite, abs(v) <= 180 else { throw bad("a head angle is not −180…180 degrees") }
+                angles.append(v)
+            }
+            result.face = StudioCameraFace(blend: weights, yaw: angles[0], pitch: angles[1], roll: angles[2])
+        }
+        if let points = o["points"] {
+            guard let list = points.array, list.count % 2 == 0, list.count <= 2 * maximumPoints else {
+                throw bad("`points` must be x, y pairs, at most \(maximumPoints)")
+            }
+            var xy: [Float] = []
+            xy.reserveCapacity(list.count)
+            for p in list {
+                // MediaPipe places landmarks of a face at the edge a little outside the image.
+                guard let v = p.number, v.isFinite, v >= -1, v <= 2 else { throw bad("a point is not an image coordinate") }
+                xy.append(Float(v))
+            }
+            result.points = xy
+        }
+        return .frame(result)
+    }
+
+    private static func index(_ v: StudioValue) -> Int? {
+        guard let n = v.number, n >= 0, n < Double(maximumPoints), n == n.rounded() else { return nil }
+        return Int(n)
+    }
+
+    private static func bad(_ why: String) -> StudioError { StudioError(code: "bad_bridge_line", message: "camera bridge: \(why)") }
+}

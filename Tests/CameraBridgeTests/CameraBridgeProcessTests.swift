@@ -1,0 +1,118 @@
+import CameraBridge
+import Foundation
+import ProsperoTestSupport
+import Studio
+import Synchronization
+import Testing
+
+/// The studio's long-lived bridge process (`CameraBridgeProcess`): the real script on frames from a pipe, and
+/// its lifecycle with a child that dies (restarts after 0.5 s, then 1 s, reported with the child's last words)
+/// or an environment that is missing (reported as unavailable, naming scripts/camera-setup).
+@Suite("camera bridge process", .serialized)
+struct CameraBridgeProcessTests {
+    final class Events: @unchecked Sendable {
+        let list = Mutex<[StudioCameraBridgeEvent]>([])
+        var record: @Sendable (StudioCameraBridgeEvent) -> Void { { e in self.list.withLock { $0.append(e) } } }
+        var all: [StudioCameraBridgeEvent] { list.withLock { $0 } }
+        var lines: [StudioCameraBridgeLine] { all.compactMap { if case .line(let l) = $0 { try? StudioCameraBridgeLine.parse(l) } else { nil } } }
+        /// Waits up to `timeout` seconds for `condition`.
+        func wait(_ timeout: Double, _ condition: ([StudioCameraBridgeEvent]) -> Bool) -> Bool {
+            let end = Date().addingTimeInterval(timeout)
+            while Date() < end {
+                if condition(all) { return true }
+                usleep(20_000)
+            }
+            return condition(all)
+        }
+    }
+
+    @Test func theScriptTracksJPEGFramesFromThePipe() throws {
+        try TestPeers.require(CameraBridgeTests.bridgeReady, "the camera venv (scripts/camera-setup --test)")
+        let python = CameraBridgeTests.venv.appendingPathComponent("bin/python").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-camera-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The photograph's 320×240 part around the face, as a page would send it.
+        let jpegPath = dir.appendingPathComponent("face.jpg").path
+        let made = try CameraBridgeTests.run(python, ["-c", "import cv2, sys; cv2.imwrite(sys.argv[2], cv2.imread(sys.argv[1])[0:240, 40:360])",
+                                                      try #require(CameraBridgeTests.astronaut), jpegPath])
+        #expect(made.status == 0, "\(made.err)")
+        let jpeg = Array(try Data(contentsOf: URL(fileURLWithPath: jpegPath)))
+        let tools = CameraBridgeLocator(python: python, script: CameraBridgeTests.root.appendingPathComponent("scripts/camera/prospero_camera.py").path)
+        let bridge = CameraBridgeProcess(locate: { tools })
+        defer { bridge.stop() }
+        let events = Events()
+        bridge.start(events: events.record)
+        for id: UInt32 in 1...6 {
+            #expect(bridge.send(id: id, stream: 3, jpeg: jpeg[...]))
+            #expect(events.wait(30) { _ in events.lines.contains { if case .frame(let r) = $0 { r.id == id } else { false } } }, "no answer to frame \(id)")
+        }
+        #expect(bridge.send(id: 7, stream: 3, jpeg: [0x01, 0x02][...]))
+        #expect(bridge.send(id: 8, stream: 3, jpeg: [][...]))
+        #expect(events.wait(10) { _ in events.lines.count >= 9 })
+        let lines = events.lines
+        guard case .ready(let contours)? = lines.first else { Issue.record("no ready line first: \(lines)"); return }
+        #expect(contours.count > 100)
+        let results = lines.compactMap { if case .frame(let r) = $0 { r } else { nil } }
+        #expect(results.map(\.id) == Array(1...8), "one line per frame, in order")
+        // Faces are reported once the tracker settled (from the fourth frame), with all 468 landmarks.
+        let faces = results.compactMap(\.face)
+        #expect(faces.count == 3 && results[0].points?.count == 936 && results.allSatisfy { $0.stream == 3 })
+        let printed = try CameraBridgeTests.lines(CameraBridgeTests.camera(["--face", "--image", jpegPath, "--once", "--json", "--no-send"]).out)
+        let reference = try #require((printed.last?["face"] as? [String: Any])?["blend"] as? [String: Double])
+        #expect(abs(try #require(faces.last?.blend["jawOpen"]) - (try #require(reference["jawOpen"]))) < 0.05)
+        #expect(results[6].error?.contains("JPEG") == true)
+        #expect(results[7].ended, "the stream's end ends its face")
+    }
+
+    /// A child that says why and dies at once (`/bin/sh` as the "Python", a script of its own).
+    static func dyingTools(_ dir: URL, saying words: String) throws -> CameraBridgeLocator {
+        let script = dir.appendingPathComponent("die.sh")
+        try "echo 'noise'; echo '\(words)' >&2; exit 3\n".write(to: script, atomically: true, encoding: .utf8)
+        return CameraBridgeLocator(python: "/bin/sh", script: script.path)
+    }
+
+    @Test func aDyingBridgeIsReportedAndRestartedWithBackoff() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-camera-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tools = try Self.dyingTools(dir, saying: "prospero camera: something broke")
+        let bridge = CameraBridgeProcess(locate: { tools })
+        defer { bridge.stop() }
+        let events = Events()
+        bridge.start(events: events.record)
+        _ = bridge.send(id: 1, stream: 1, jpeg: [0xFF, 0xD8][...])
+        #expect(events.wait(10) { $0.contains { if case .exited = $0 { true } else { false } } })
+        #expect(events.all.first == .starting)
+        #expect(events.all.contains(.exited(reason: "exit status 3: prospero camera: something broke", restartIn: 0.5)), "\(events.all)")
+        // Within the backoff nothing starts; after it, the next frame starts the bridge again, and the wait doubles.
+        #expect(!bridge.send(id: 2, stream: 1, jpeg: [0xFF, 0xD8][...]))
+        #expect(events.all.filter { $0 == .starting }.count == 1)
+        usleep(600_000)
+        _ = bridge.send(id: 3, stream: 1, jpeg: [0xFF, 0xD8][...])
+        #expect(events.wait(10) { $0.contains(.exited(reason: "exit status 3: prospero camera: something broke", restartIn: 1)) }, "\(events.all)")
+        #expect(events.all.filter { $0 == .starting }.count == 2)
+    }
+
+    @Test func noEnvironmentIsUnavailableAndNamesTheSetup() throws {
+        let bridge = CameraBridgeProcess(locate: { () throws(CameraBridgeUnavailable) in
+            try CameraBridgeLocator.locate(environment: ["PROSPERO_CAMERA_VENV": "/nonexistent-venv"])
+        })
+        let events = Events()
+        bridge.start(events: events.record)
+        #expect(!bridge.send(id: 1, stream: 1, jpeg: [0xFF, 0xD8][...]))
+        guard case .unavailable(let message)? = events.all.first else { Issue.record("\(events.all)"); return }
+        #expect(message.contains("scripts/camera-setup") && message.contains("libgl1"))
+        // A missing package inside the venv is the same: the bridge's own message names the setup.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-camera-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tools = try Self.dyingTools(dir, saying: "prospero camera: mediapipe 0.10.21 is not installed in this Python (run scripts/camera-setup)")
+        let broken = CameraBridgeProcess(locate: { tools })
+        defer { broken.stop() }
+        let more = Events()
+        broken.start(events: more.record)
+        _ = broken.send(id: 1, stream: 1, jpeg: [0xFF, 0xD8][...])
+        #expect(more.wait(10) { $0.contains { if case .unavailable(let m) = $0 { m.contains("scripts/camera-setup") } else { false } } }, "\(more.all)")
+    }
+}
