@@ -74,8 +74,9 @@ struct HiSynthPlayCommand: ParsableCommand {
         let handler = EngineProcessHandler(engine: player, latency: { player, _ in player.engine.latencySamples })
         // Learned controllers turn the rack's knobs on the learner's thread, the only one sending commands.
         let sound = Mutex(chosen)
+        let knobs = bindings.filter { $0.parameter.hasPrefix("hisynth.") }
         let pump = MIDILearnPump(
-            bindings: bindings.filter { $0.parameter.hasPrefix("hisynth.") }, learning: learn,
+            bindings: knobs, learning: learn,
             drain: { _ = handler.controlChanges.drain($0) },
             apply: { path, value in
                 guard let control = HiSynthRackControl.byName[String(path.dropFirst("hisynth.".count))] else { return }
@@ -93,7 +94,8 @@ struct HiSynthPlayCommand: ParsableCommand {
             }
         }
         learner.name = "MIDI learn"
-        if !learn.isEmpty || !bindings.isEmpty { learner.start() }
+        // Only when a knob can move: other instruments' bindings in the file have nothing to turn here.
+        if !learn.isEmpty || !knobs.isEmpty { learner.start() }
         defer {
             var next = saved
             next.midi = MIDIControlLearn(bindings: saved.midi + pump.bindings).bindings
