@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "LiveHost", targets: ["LiveHost", "LiveHostPOSIX"]),
         .library(name: "Studio", targets: ["Studio"]),
         .executable(name: "prospero", targets: ["prospero"]),
+        .executable(name: "prospero-studio", targets: ["prospero-studio"]),
         .executable(name: "prospero-fuzz", targets: ["prospero-fuzz"]),
         .executable(name: "prospero-bench", targets: ["prospero-bench"]),
         // The LV2 plugins (HiSynth, the poly synth, Hecate) in one shared object; scripts/lv2-install bundles it.
@@ -124,12 +125,32 @@ let package = Package(
         // and the studio's page cameras (one long-lived process fed frames on a pipe, restarted with backoff).
         .target(name: "CameraBridge", dependencies: ["Studio"]),
 
+        // What the command-line executables share: the stop and signals of a live command, the JACK and
+        // input-delay options, the user's Hecate pack files.
+        .target(
+            name: "ProsperoCommandLine",
+            dependencies: [
+                "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "Studio",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `prospero`: every command. It links no web server: `prospero studio` runs prospero-studio, so the
+        // first command of a fresh clone never compiles Hummingbird or BoringSSL (README "Build time").
         .executableTarget(
             name: "prospero",
             dependencies: [
                 "Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "ProsperoJACK", "Prospero", "Oberon",
                 "HiSynth", "HiSynthLibrary", "Haptics", "Games", "HapticsEvdev",
-                "LiveHost", "LiveHostPOSIX", "Studio", "StudioServer", "ProsperoSettingsFiles", "CameraBridge",
+                "LiveHost", "LiveHostPOSIX", "Studio", "ProsperoSettingsFiles", "CameraBridge", "ProsperoCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `prospero-studio`: the studio with its web server, started by `prospero studio`.
+        .executableTarget(
+            name: "prospero-studio",
+            dependencies: [
+                "Enobarbus", "Hecate", "HiSynthLibrary", "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "Studio",
+                "StudioServer", "ProsperoSettingsFiles", "CameraBridge", "ProsperoCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

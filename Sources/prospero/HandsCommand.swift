@@ -8,6 +8,7 @@ import LiveHostPOSIX
 import Prospero
 import ProsperoJACK
 import Studio
+import ProsperoCommandLine
 
 /// `prospero hands`: hands and touches over OSC play notes and MIDI live through JACK, or a
 /// recording becomes a MIDI file offline.

@@ -10,6 +10,7 @@ import ProsperoJACK
 import Studio
 import Synchronization
 import Touchstone
+import ProsperoCommandLine
 
 /// `prospero hecate`: the face-controlled chord synthesizer.
 ///

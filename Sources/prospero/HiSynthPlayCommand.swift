@@ -7,6 +7,7 @@ import LiveHostPOSIX
 import ProsperoJACK
 import Studio
 import Synchronization
+import ProsperoCommandLine
 
 /// `prospero hisynth play [--preset X] [--midi-in PORT] [--learn KNOB] [SONG.mid]`: HiSynth live through
 /// JACK. MIDI input plays it; a song plays and loops while the keyboard plays along; learned controllers

@@ -4,6 +4,7 @@ import Foundation
 import Horatio
 import LiveHost
 import LiveHostPOSIX
+import ProsperoCommandLine
 
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@ import Foundation
 import LiveHost
 import LiveHostPOSIX
 import ProsperoJACK
+import ProsperoCommandLine
 
 /// `prospero play`: the built-in polyphonic synth live through JACK, played from MIDI input.
 ///

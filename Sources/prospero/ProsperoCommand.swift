@@ -9,7 +9,7 @@ struct ProsperoCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, HecateCommand.self, HandsCommand.self, HiSynthCommand.self, RenderCommand.self, PlayCommand.self, CameraCommand.self,
-            HapticsCommand.self, GameCommand.self, AnalyzeCommand.self, OSCCommand.self, JACKCommand.self, StudioCommand.self,
+            HapticsCommand.self, GameCommand.self, AnalyzeCommand.self, OSCCommand.self, JACKCommand.self, StudioLauncherCommand.self,
         ]
     )
 }

@@ -6,35 +6,37 @@ import ProsperoJACK
 
 /// The JACK options of every live command (`prospero play` and later instruments):
 /// `@OptionGroup var live: LiveSessionArguments`, then `try live.run(handler: synth)`.
-struct LiveSessionArguments: ParsableArguments {
+public struct LiveSessionArguments: ParsableArguments {
+    public init() {}
+
     @Option(name: [.short, .long], help: "JACK server name (default: $JACK_DEFAULT_SERVER, else \"default\").")
-    var server: String?
+    public var server: String?
 
     @Option(name: .customLong("client-name"), help: "JACK client name; ports appear as NAME:out_left, NAME:midi_out …")
-    var clientName = "Prospero"
+    public var clientName = "Prospero"
 
     @Flag(inversion: .prefixedNo, help: "Connect the outputs to the hardware playback ports (system:playback_1/2) when they exist.")
-    var connectAudio = true
+    public var connectAudio = true
 
     @Option(name: .customLong("midi-in"), help: "An output port whose MIDI Prospero receives (repeatable), e.g. a2j:keyboard.")
-    var midiIn: [String] = []
+    public var midiIn: [String] = []
 
     @Option(name: .customLong("midi-out"), help: "An input port that receives Prospero's MIDI (repeatable), e.g. ardour:MIDI in.")
-    var midiOut: [String] = []
+    public var midiOut: [String] = []
 
     @Option(help: "Stop after this many seconds (default: run until Ctrl-C).")
-    var duration: Double?
+    public var duration: Double?
 
     @Flag(help: "When the JACK server goes away, wait for it and continue instead of exiting.")
-    var reconnect = false
+    public var reconnect = false
 
-    func validate() throws {
+    public func validate() throws {
         if let duration, !(duration > 0 && duration.isFinite) {
             throw ValidationError("--duration must be a positive number of seconds, not \(duration)")
         }
     }
 
-    var options: LiveSessionOptions {
+    public var options: LiveSessionOptions {
         LiveSessionOptions(
             client: JACKClient.Configuration(clientName: clientName, serverName: server),
             audioConnection: connectAudio ? .automatic : .never,
@@ -49,7 +51,7 @@ struct LiveSessionArguments: ParsableArguments {
     /// Plays `handler` live until `stop` (a signal, the duration, another part) or server shutdown.
     /// Exits non-zero (after saying why) when JACK is missing or unreachable, a port is unknown, or
     /// the server shut down; requests `stop` then too, so the command's other parts end.
-    func run(handler: any JACKProcessHandler, stop: LiveStop, inputClock: JACKInputClock? = nil,
+    public func run(handler: any JACKProcessHandler, stop: LiveStop, inputClock: JACKInputClock? = nil,
              beforeFinalPeriod: (@Sendable () -> Void)? = nil,
              onGraphChange: (@Sendable (_ outputs: [String]) -> Void)? = nil) throws {
         let outcome: LiveSessionOutcome

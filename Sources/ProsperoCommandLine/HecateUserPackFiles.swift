@@ -5,13 +5,13 @@ import Studio
 /// every `*.json` in `HecatePackLibrary.userPackDirectory` (`$XDG_CONFIG_HOME/prospero/packs`, else
 /// `~/.config/prospero/packs`), in name order, each validated by `SoundPack(json:)` as `--pack FILE` is.
 /// The studio's pages only see the packs' ids and names; a file that is not loaded is named in `problems`.
-enum HecateUserPackFiles {
+public enum HecateUserPackFiles {
     /// A pack file larger than this is not read (a pack is a few kilobytes of JSON).
-    static let maximumFileBytes = 256 * 1024
+    public static let maximumFileBytes = 256 * 1024
 
     /// The library of built-in and user packs, the directory it read (nil when neither variable gives one),
     /// and one line per file that was skipped.
-    static func library(environment: [String: String] = ProcessInfo.processInfo.environment)
+    public static func library(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> (library: HecatePackLibrary, directory: String?, problems: [String]) {
         guard let directory = HecatePackLibrary.userPackDirectory(environment: environment) else {
             return (HecatePackLibrary(), nil, [])
@@ -22,7 +22,7 @@ enum HecateUserPackFiles {
     }
 
     /// The `*.json` files of `directory` (a missing directory is no packs, not an error).
-    static func read(directory: String) -> (files: [(name: String, data: Data)], problems: [String]) {
+    public static func read(directory: String) -> (files: [(name: String, data: Data)], problems: [String]) {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch { return ([], []) }
         var files: [(name: String, data: Data)] = []

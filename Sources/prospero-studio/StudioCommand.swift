@@ -6,17 +6,23 @@ import Hecate
 import HiSynthLibrary
 import LiveHost
 import LiveHostPOSIX
+import ProsperoCommandLine
 import ProsperoJACK
-import Studio
 import ProsperoSettingsFiles
+import Studio
 import StudioServer
 
 /// `prospero studio`: the local web app. Serves Home and every instrument's page, runs the active
 /// instrument's engine once in this process (through JACK, streamed to the pages with `--audio browser`,
 /// or nothing with `--audio none`), and feeds it the shared OSC inputs.
+///
+/// Its own executable, `prospero-studio`, which `prospero studio` replaces itself with: the web stack
+/// (Hummingbird, swift-nio-ssl's BoringSSL) is most of the package's build, and a person who renders
+/// a demo or plays `prospero hecate` never waits for it.
+@main
 struct StudioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "studio",
+        commandName: "prospero studio",
         abstract: "The studio: play and see every instrument in a browser (a phone on the LAN becomes a touch surface).",
         discussion: """
             Open the printed URL. Loopback (127.0.0.1) needs no token; any other --host needs one: --token T or a random
