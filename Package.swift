@@ -68,15 +68,9 @@ let package = Package(
         // Live host: runs an instrument live (inputs → frames → instrument commands, clock, chords,
         // status, the one stop mechanism); portable, driven by the CLI and the studio.
         .target(name: "LiveHost", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero"]),
-        // Platform edge of the live host: signals → stop, standard output, UDP datagrams, interface subnets.
-        .target(
-            name: "LiveHostPOSIX",
-            dependencies: [
-                "LiveHost", "Enobarbus",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ]
-        ),
+        // Platform edge of the live host: signals → stop, standard output, UDP datagrams (POSIX sockets: no
+        // SwiftNIO below the studio, README "Build time"), interface subnets.
+        .target(name: "LiveHostPOSIX", dependencies: ["LiveHost", "Enobarbus"]),
 
         // Platform edge: OSC over UDP (SwiftNIO).
         .target(

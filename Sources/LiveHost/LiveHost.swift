@@ -72,11 +72,15 @@ public final class LiveHost: @unchecked Sendable {
         let start = clock()
         var nextStatus = start + options.statusInterval
         var nextHandshake = start
+        var lastDatagram = start
         while !stop.isRequested {
             // An open sender frame closes after the assembler's quiet interval: wake for it, not a tick later.
-            let wait = input.assembler.hasOpenFrames ? min(options.tick, input.assembler.quietInterval) : options.tick
-            handle(inbox.take(waitingUpTo: wait), &input)
+            let wait = input.assembler.hasOpenFrames ? min(options.tick, input.assembler.quietInterval)
+                : clock() - lastDatagram >= options.restAfter && instrument.canRest ? options.restingTick : options.tick
+            let datagrams = inbox.take(waitingUpTo: wait)
             let now = clock()
+            if !datagrams.isEmpty { lastDatagram = now }
+            handle(datagrams, &input)
             flush(&input, now: now)  // sender frames closed by quiet
             instrument.advance(to: now)
             sendOwnDatagrams(&input, now: now, nextHandshake: &nextHandshake)

@@ -11,6 +11,11 @@ public struct LiveHostOptions: Sendable {
     public var tick: Double
     /// Seconds between status snapshots handed to `onStatus`.
     public var statusInterval: Double
+    /// Seconds without a datagram after which an instrument that ``LiveInstrument/canRest`` is advanced
+    /// at ``restingTick`` only (far beyond the 0.25 s source timeout: every source has been lost by then).
+    public var restAfter: Double = 2
+    /// The resting loop's wait (s). A datagram still wakes it at once: input is never later for it.
+    public var restingTick: Double = 0.25
     /// The assembler (its enabled formats); the host owns its state once running.
     public var assembler: OSCFrameAssembler
     /// The decoder of the other senders sharing the port (iFacialMocap, Live Link Face, FaceOSC,

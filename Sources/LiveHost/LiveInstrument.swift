@@ -19,9 +19,14 @@ public protocol LiveInstrument: AnyObject {
     func finish(at time: Double)
     /// One line for the status display (the instrument's part of the snapshot), nil for none.
     func statusLine(at time: Double) -> String?
+    /// True when nothing about this instrument changes with time alone while no input comes (nobody
+    /// watches it): the host then advances it at ``LiveHostOptions/restingTick`` instead of every tick.
+    /// Asked on the input loop. Default false (a live command's clock, fade and lifecycle need every tick).
+    var canRest: Bool { get }
 }
 
 extension LiveInstrument {
     public func receive(_ frames: [TrackingFrame], from sender: InputSender?, at time: Double) { receive(frames, at: time) }
     public func receiveControls(_ outputs: [Float], at time: Double) {}
+    public var canRest: Bool { false }
 }

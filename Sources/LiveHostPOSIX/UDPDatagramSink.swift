@@ -1,25 +1,35 @@
 import LiveHost
-import NIOCore
-import NIOPosix
 import Synchronization
 
-/// A ``DatagramSink`` on a UDP socket of its own (SwiftNIO), bound to an ephemeral port: the host's
-/// Wekinator feature vectors and phone handshakes. Destinations are IP addresses or host names
-/// (resolved once, then cached); a failed send is counted, never thrown.
-public final class UDPDatagramSink: DatagramSink, @unchecked Sendable {
-    private let channel: any Channel
-    private let resolved = Mutex<[DatagramSender: SocketAddress]>([:])
-    private let failed = Atomic<Int>(0)
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-    /// Binds the sending socket. Throws when no socket can be opened.
-    public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws {
-        channel = try DatagramBootstrap(group: group).bind(host: "0.0.0.0", port: 0).wait()
+/// A ``DatagramSink`` on a UDP socket of its own, bound to an ephemeral IPv4 port: the host's Wekinator
+/// feature vectors and phone handshakes. Destinations are IP addresses or host names (resolved once,
+/// then cached); a failed send is counted, never thrown.
+public final class UDPDatagramSink: DatagramSink, @unchecked Sendable {
+    private let socket: Int32
+    private let resolved = Mutex<[DatagramSender: UDPSocketAddress]>([:])
+    private let failed = Atomic<Int>(0)
+    private let closed = Atomic<Bool>(false)
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Opens the sending socket. Throws when no socket can be opened.
+    public init() throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
     }
 
     /// The address of `destination`, resolving a host name once. Throws when it does not resolve.
-    public func address(of destination: DatagramSender) throws -> SocketAddress {
+    func address(of destination: DatagramSender) throws -> UDPSocketAddress {
         if let known = resolved.withLock({ $0[destination] }) { return known }
-        let address = try SocketAddress.makeAddressResolvingHost(destination.address, port: destination.port)
+        let address = try UDPSocketAddress(host: destination.address, port: destination.port, family: AF_INET)
         resolved.withLock { $0[destination] = address }
         return address
     }
@@ -29,16 +39,28 @@ public final class UDPDatagramSink: DatagramSink, @unchecked Sendable {
 
     @discardableResult
     public func send(_ bytes: [UInt8], to destination: DatagramSender) -> Bool {
-        guard let address = try? address(of: destination) else {
+        guard !closed.load(ordering: .relaxed), var address = try? address(of: destination) else {
             failed.add(1, ordering: .relaxed)
             return false
         }
-        let envelope = AddressedEnvelope(remoteAddress: address, data: channel.allocator.buffer(bytes: bytes))
-        channel.writeAndFlush(envelope).whenFailure { [self] _ in failed.add(1, ordering: .relaxed) }
+        let sent = bytes.withUnsafeBytes { payload in
+            withUnsafePointer(to: &address.storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(socket, payload.baseAddress, payload.count, 0, $0, address.length)
+                }
+            }
+        }
+        guard sent == bytes.count else {
+            failed.add(1, ordering: .relaxed)
+            return false
+        }
         return true
     }
 
-    public func close() { try? channel.close().wait() }
+    public func close() {
+        guard !closed.exchange(true, ordering: .relaxed) else { return }
+        Glibc.close(socket)
+    }
 
-    deinit { channel.close(promise: nil) }
+    deinit { close() }
 }

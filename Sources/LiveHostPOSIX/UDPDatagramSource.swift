@@ -1,11 +1,19 @@
 import Enobarbus
+import Foundation
 import LiveHost
-import NIOCore
-import NIOPosix
+import Synchronization
 
-/// A ``DatagramSource`` on a UDP socket (SwiftNIO): every datagram is delivered raw, with its
-/// sender and `MonotonicClock.now()` taken as it is read, from NIO's event loop.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A ``DatagramSource`` on a UDP socket: a thread of its own blocks in `poll` and reads every datagram
+/// whole, stamping `MonotonicClock.now()` as it is read, and delivers it raw with its sender.
 ///
+/// Plain POSIX sockets rather than an event-loop library: one socket and one reader need nothing more,
+/// and `prospero`'s build stays free of SwiftNIO (README "Build time").
 /// Bound to 127.0.0.1 by default; any other address should come with an allow-list on the host.
 public final class UDPDatagramSource: DatagramSource, @unchecked Sendable {
     /// Largest datagram read whole (the IPv4 UDP payload limit).
@@ -13,55 +21,129 @@ public final class UDPDatagramSource: DatagramSource, @unchecked Sendable {
 
     public let host: String
     public let port: Int
-    private let group: any EventLoopGroup
-    private var channel: (any Channel)?
+    private let state = Mutex<State>(State())
+    private let finished = DispatchSemaphore(value: 0)
 
-    public init(host: String = "127.0.0.1", port: Int, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    struct State {
+        var socket: Int32 = -1
+        /// The reader's wake-up: a byte written here ends its `poll`.
+        var wake: (read: Int32, write: Int32) = (-1, -1)
+        var bound: UDPSocketAddress?
+        var reading = false
+    }
+
+    public init(host: String = "127.0.0.1", port: Int) {
         self.host = host
         self.port = port
-        self.group = group
     }
 
     /// The port actually bound (after binding port 0), 0 before ``start(deliver:)``.
-    public var boundPort: Int { channel?.localAddress?.port ?? 0 }
+    public var boundPort: Int { state.withLock { $0.bound?.numeric.port ?? 0 } }
 
     public var localAddress: String {
-        guard let address = channel?.localAddress else { return "\(host):\(port)" }
-        return "\(address.ipAddress ?? host):\(address.port ?? port)"
+        guard let bound = state.withLock({ $0.bound }) else { return "\(host):\(port)" }
+        let (address, port) = bound.numeric
+        return "\(address):\(port)"
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     public func start(deliver: @escaping @Sendable (Datagram) -> Void) throws {
-        let bootstrap = DatagramBootstrap(group: group)
-            .channelOption(.socketOption(.so_reuseaddr), value: 1)
-            .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.maximumDatagramSize))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(DatagramForwarder(deliver: deliver))
+        let address: UDPSocketAddress
+        do { address = try UDPSocketAddress(host: host, port: port, passive: true) } catch {
+            throw Failure(description: "\(error)")
+        }
+        let socket = Glibc.socket(address.family, Int32(SOCK_DGRAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        var yes: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var target = address
+        let bound = withUnsafePointer(to: &target.storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, address.length) }
+        }
+        guard bound == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(socket)
+            throw Failure(description: "bind \(host):\(port): \(reason)")
+        }
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else {
+            Glibc.close(socket)
+            throw Failure(description: "pipe: \(String(cString: strerror(errno)))")
+        }
+        state.withLock {
+            $0.socket = socket
+            $0.wake = (pipeEnds[0], pipeEnds[1])
+            $0.bound = UDPSocketAddress.bound(to: socket)
+            $0.reading = true
+        }
+        let wakeRead = pipeEnds[0]
+        let thread = Thread { [self] in
+            read(socket: socket, wake: wakeRead, deliver: deliver)
+            finished.signal()
+        }
+        thread.name = "udp input"
+        thread.start()
+    }
+
+    private func read(socket: Int32, wake: Int32, deliver: @Sendable (Datagram) -> Void) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.maximumDatagramSize + 1, alignment: 8)
+        defer { buffer.deallocate() }
+        var watched = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        while true {
+            watched[0].revents = 0
+            watched[1].revents = 0
+            let ready = poll(&watched, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if watched[1].revents != 0 { return }
+            guard watched[0].revents & Int16(POLLIN) != 0 else {
+                if watched[0].revents & Int16(POLLNVAL | POLLERR) != 0 && watched[0].revents & Int16(POLLIN) == 0 {
+                    // An error queued by ICMP (port unreachable after a send) must not end the source.
+                    var code: Int32 = 0
+                    var size = socklen_t(MemoryLayout<Int32>.size)
+                    getsockopt(socket, SOL_SOCKET, SO_ERROR, &code, &size)
+                    if watched[0].revents & Int16(POLLNVAL) != 0 { return }
+                }
+                continue
+            }
+            var sender = UDPSocketAddress()
+            sender.length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let count = withUnsafeMutablePointer(to: &sender.storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    recvfrom(socket, buffer.baseAddress, buffer.count, 0, $0, &sender.length)
                 }
             }
-        channel = try bootstrap.bind(host: host, port: port).wait()
+            let arrival = MonotonicClock.now()
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN || errno == ECONNREFUSED { continue }
+                return
+            }
+            // One more byte than the largest datagram was offered: a longer one would be cut, so none is.
+            let (address, port) = sender.numeric
+            deliver(Datagram(bytes: Array(buffer[0..<min(count, Self.maximumDatagramSize)]),
+                             sender: DatagramSender(address: address, port: port), arrival: arrival))
+        }
     }
 
     public func close() {
-        guard let channel else { return }
-        try? channel.close().wait()
-    }
-}
-
-final class DatagramForwarder: ChannelInboundHandler {
-    typealias InboundIn = AddressedEnvelope<ByteBuffer>
-    let deliver: @Sendable (Datagram) -> Void
-
-    init(deliver: @escaping @Sendable (Datagram) -> Void) { self.deliver = deliver }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let arrival = MonotonicClock.now()
-        let envelope = unwrapInboundIn(data)
-        let sender = DatagramSender(address: envelope.remoteAddress.ipAddress ?? "?", port: envelope.remoteAddress.port ?? 0)
-        deliver(Datagram(bytes: Array(envelope.data.readableBytesView), sender: sender, arrival: arrival))
+        let (socket, wake, reading) = state.withLock { s in
+            defer { s.reading = false }
+            return (s.socket, s.wake, s.reading)
+        }
+        guard reading else { return }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+        finished.wait()
+        Glibc.close(socket)
+        Glibc.close(wake.read)
+        Glibc.close(wake.write)
+        state.withLock { $0.socket = -1 }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A UDP read error (ICMP port unreachable surfaced by the kernel) must not close the source.
-    }
+    deinit { close() }
 }

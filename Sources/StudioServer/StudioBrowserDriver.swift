@@ -19,12 +19,20 @@ import Glibc
 /// The render thread allocates nothing and takes no lock: the ring, the tap and the atomics are its only
 /// contact with the rest (the sender thread does the allocating and hands each frame to the session's
 /// ``StudioFanOut``, which never takes the session's lock).
+///
+/// Nobody there, nothing rendered: while no page is subscribed to anything and no input has arrived for
+/// ``restAfter`` seconds, both threads rest (a wake-up every ``restingPoll`` s) and the engine keeps its
+/// state; the next page or input starts the clock again from that moment (an idle studio costs nothing).
 public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     /// 256 frames at 48 kHz: 5.33 ms per block.
     public static let defaultBlockFrames = 256
     public static let defaultSampleRate = 48_000.0
     /// A page's report older than this (s) no longer steers; the next listener takes over.
     public static let reportTimeout = 2.0
+    /// Seconds without a subscribed page or any input before the render rests.
+    public static let restAfter = 2.0
+    /// How often a resting render looks again (s): a page that opens waits at most this for sound.
+    public static let restingPoll = 0.05
 
     public let engines: [any StudioAudioEngine]
     public let tap: StudioMeterTap
@@ -42,6 +50,9 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     private let lateRestarts = Atomic<Int>(0)
     private let ringDrops = Atomic<Int>(0)
     private let busyNanoseconds = Atomic<Int>(0)
+    /// The last input's time (monotonic seconds, as bits).
+    private let lastInputBits = Atomic<UInt64>(0.0.bitPattern)
+    private let resting = Atomic<Bool>(false)
     private let control = Mutex(Control())
     private var threads: [Thread] = []
     private let finished = DispatchGroup()
@@ -80,6 +91,15 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     public var ratio: Double { Double(bitPattern: ratioBits.load(ordering: .relaxed)) }
     /// Blocks rendered so far.
     public var renderedBlocks: Int { blocks.load(ordering: .relaxed) }
+    /// True while nobody is there and the render rests.
+    public var isResting: Bool { resting.load(ordering: .relaxed) }
+
+    public func inputArrived(at time: Double) { lastInputBits.store(time.bitPattern, ordering: .relaxed) }
+
+    /// Whether a block is wanted at `now`: a page sees or hears it, or input came lately.
+    private func wanted(at now: Double) -> Bool {
+        fanOut.hasSubscribers || now - Double(bitPattern: lastInputBits.load(ordering: .relaxed)) < Self.restAfter
+    }
 
     /// Prepares the engines and starts the render and sender threads; they end when `stop` is requested.
     public func start(stop: LiveStop) {
@@ -111,8 +131,20 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
         let saved = FlushToZero.enable()
         defer { FlushToZero.restore(saved) }
         var clock = StudioRenderClock(sampleRate: sampleRate, blockFrames: blockFrames, start: MonotonicClock.now())
+        // Rendering starts wanted: the instrument chosen at start sounds from the first page on.
+        inputArrived(at: MonotonicClock.now())
         while !stopping.load(ordering: .relaxed) {
             let now = MonotonicClock.now()
+            if !wanted(at: now) {
+                resting.store(true, ordering: .relaxed)
+                Self.sleep(Self.restingPoll)
+                continue
+            }
+            if resting.load(ordering: .relaxed) {
+                // Time starts again now: no burst of blocks to catch up the rest.
+                clock = StudioRenderClock(sampleRate: sampleRate, blockFrames: blockFrames, start: now)
+                resting.store(false, ordering: .relaxed)
+            }
             switch clock.poll(now: now) {
             case .wait(let seconds):
                 Self.sleep(seconds)
@@ -137,9 +169,9 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
         }
     }
 
-    /// Sleeps `seconds` (capped at 20 ms so that a stop is seen soon) without allocating.
+    /// Sleeps `seconds` (capped at 50 ms so that a stop is seen soon) without allocating.
     static func sleep(_ seconds: Double) {
-        let s = min(max(seconds, 0), 0.020)
+        let s = min(max(seconds, 0), 0.050)
         var request = timespec(tv_sec: 0, tv_nsec: Int(s * 1e9))
         var remaining = timespec()
         _ = nanosleep(&request, &remaining)
@@ -159,7 +191,9 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
                 fanOut.send(frame, to: .audio)
                 sent = true
             }
-            if !sent { Self.sleep(0.001) }
+            // A block's time when rendering (one wake-up per block: a frame waits at most that long in the
+            // ring, far inside the page's 40 ms jitter buffer), the render's poll when resting.
+            if !sent { Self.sleep(resting.load(ordering: .relaxed) ? Self.restingPoll : Double(blockFrames) / sampleRate) }
         }
     }
 

@@ -26,6 +26,11 @@ public final class StudioMeterTap: @unchecked Sendable {
     private let analyzer = SpectrumAnalyzer(size: StudioMeterTap.fftSize)
     private var magnitudes: [Float]
     private var drained: [Float] = []
+    /// Seconds of silence fed since the last pushed audio.
+    private var silentSeconds = 0.0
+    /// After this much silence every meter has fallen to its floor and the history is zeros: more silence
+    /// changes nothing, so an idle studio stops computing it (peak fall and RMS window are shorter).
+    static let settledAfterSilence = 10.0
     public private(set) var sampleRate: Double
 
     public init(sampleRate: Double = 48_000) {
@@ -64,8 +69,12 @@ public final class StudioMeterTap: @unchecked Sendable {
         drained.removeAll(keepingCapacity: true)
         _ = ring.drain { drained.append($0) }
         if drained.isEmpty {
+            guard silentSeconds < Self.settledAfterSilence else { return }
+            silentSeconds += max(0, elapsed)
             let frames = max(0, Int(elapsed * sampleRate))
             drained = [Float](repeating: 0, count: 2 * frames)
+        } else {
+            silentSeconds = 0
         }
         let frames = drained.count / 2
         guard frames > 0 else { return }

@@ -246,25 +246,39 @@ public final class StudioServer: @unchecked Sendable {
     }
 
     /// 30 Hz: meters, scope and spectrum frames, the instrument's HUD frame; 2 Hz: the status, sent when it
-    /// changed; 1 Hz: expiry.
+    /// changed; 1 Hz: expiry. With no page subscribed to anything, 4 Hz and only what has no audience
+    /// too: the meter tap drained, the instrument's own changes (taken so they never pile up), the status and expiry.
     private func tick(stop: LiveStop) async {
         var count = 0
         var last = now
+        var lastStatus = -Double.infinity, lastExpiry = now
         while !Task.isCancelled && !stop.isRequested {
-            try? await Task.sleep(for: .milliseconds(33))
+            let watched = session.fanOut.hasSubscribers
+            try? await Task.sleep(for: .milliseconds(watched ? 33 : 250))
             let t = now
-            tap.update(silentFor: t - last)
+            // Drained even unwatched, so that the meters a page opens to are the ballistics of now.
+            tap.update(silentFor: min(t - last, 0.25))
+            if watched {
+                // Each panel computed only when a page shows it (a listening phone may show none).
+                let fanOut = session.fanOut
+                if fanOut.hasSubscribers(to: .meters) { session.sendBinary(StudioBinaryFrame.encode(.meters, tap.meters), to: .meters) }
+                if fanOut.hasSubscribers(to: .scope) { session.sendBinary(StudioBinaryFrame.encode(.scope, tap.scope), to: .scope) }
+                if count % 2 == 0, fanOut.hasSubscribers(to: .spectrum) {
+                    session.sendBinary(StudioBinaryFrame.encode(.spectrum, tap.spectrum), to: .spectrum)
+                }
+                count += 1
+            }
             last = t
-            session.sendBinary(StudioBinaryFrame.encode(.meters, tap.meters), to: .meters)
-            session.sendBinary(StudioBinaryFrame.encode(.scope, tap.scope), to: .scope)
-            if count % 2 == 0 { session.sendBinary(StudioBinaryFrame.encode(.spectrum, tap.spectrum), to: .spectrum) }
             session.sendFrame(now: t)
-            if count % 15 == 0 {
+            if t - lastStatus >= 0.5 {
+                lastStatus = t
                 if let audioStatus { session.audioStatus = audioStatus(t) }
                 session.sendStatus(now: t)
             }
-            if count % 30 == 0 { session.expire(now: t) }
-            count += 1
+            if t - lastExpiry >= 1 {
+                lastExpiry = t
+                session.expire(now: t)
+            }
         }
     }
 }

@@ -44,7 +44,7 @@ enum StudioExecutable {
             throw Unavailable(description: "the build did not make \(studio.path)")
         }
         // The sources as they were when the build started: a file saved during the build is newer than this.
-        FileManager.default.createFile(atPath: stamp.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stamp.path, contents: nil)
         try? FileManager.default.setAttributes([.modificationDate: started], ofItemAtPath: stamp.path)
         return studio.path
     }

@@ -13,17 +13,30 @@ public final class StudioFanOut: Sendable {
     }
 
     private let routes = Mutex<[StudioSubscription: [Route]]>([:])
+    private let subscribedClients = Atomic<Int>(0)
 
     public init() {}
 
     /// The session's new table (connected clients only, by subscription).
-    func publish(_ table: [StudioSubscription: [Route]]) { routes.withLock { $0 = table } }
+    func publish(_ table: [StudioSubscription: [Route]]) {
+        routes.withLock { $0 = table }
+        subscribedClients.store(Set(table.values.joined().map(\.client)).count, ordering: .relaxed)
+    }
+
+    /// True while some connected client is subscribed to any stream: someone sees what is rendered.
+    /// Lock-free (an atomic load), so a render thread may ask every block.
+    public var hasSubscribers: Bool { subscribedClients.load(ordering: .relaxed) > 0 }
 
     /// `bytes` as one binary frame to every connected client subscribed to `subscription`. Any thread.
     public func send(_ bytes: [UInt8], to subscription: StudioSubscription) {
         let targets = routes.withLock { $0[subscription] ?? [] }
         let frame = StudioOutgoing.binary(bytes)
         for target in targets { target.outbox(frame) }
+    }
+
+    /// True when some connected client is subscribed to `subscription` (a short lock, no copy).
+    public func hasSubscribers(to subscription: StudioSubscription) -> Bool {
+        routes.withLock { !($0[subscription]?.isEmpty ?? true) }
     }
 
     /// Connected clients subscribed to `subscription`, by id.

@@ -8,6 +8,10 @@ public final class StudioLiveInstrument: LiveInstrument {
 
     public init(session: StudioSession) { self.session = session }
 
+    /// No page watches and none played lately: nothing is shown and no touch is held; OSC input still
+    /// wakes the host at once.
+    public var canRest: Bool { session.isUnattended(at: MonotonicClock.now()) }
+
     public func receive(_ frames: [TrackingFrame], at time: Double) {
         session.receive(frames, at: time)
         // A page camera's face is applied now: its latency ends here.

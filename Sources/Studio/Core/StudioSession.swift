@@ -16,6 +16,8 @@ public final class StudioSession: @unchecked Sendable {
     public let options: StudioSessionOptions
     /// Who listens to which binary stream; senders of meters and PCM use it without the session's lock.
     public let fanOut: StudioFanOut
+    /// When a page last sent a message that was dispatched (monotonic seconds, as bits).
+    private let lastClientMessageBits = Atomic<UInt64>((-Double.infinity).bitPattern)
     /// The audio driver (given at construction): told which instrument renders, hears the pages' reports.
     public let audio: (any StudioAudioOutput)?
     /// The pages' cameras (given at construction with the edge's bridge process), nil when the studio runs none.
@@ -147,6 +149,8 @@ public final class StudioSession: @unchecked Sendable {
                 s.statistics.malformed += 1
                 reply(.error(error), to: connection, in: s)
             case .success(let message):
+                lastClientMessageBits.store(now.bitPattern, ordering: .relaxed)
+                audio?.inputArrived(at: now)
                 dispatch(message, from: connection, now: now, in: &s)
             }
         }
@@ -318,6 +322,7 @@ public final class StudioSession: @unchecked Sendable {
     /// as a page's slider is), broadcasting the changes.
     public func receiveMIDI(_ message: MIDIMessage) {
         state.withLock { s in
+            audio?.inputArrived(at: MonotonicClock.now())
             let (learned, moves) = s.learn.receive(message)
             if let learned, let index = s.stage.index(owning: learned) {
                 let id = s.stage.instruments[index].id
@@ -383,6 +388,7 @@ public final class StudioSession: @unchecked Sendable {
     public func receive(_ frames: [TrackingFrame], at time: Double) {
         state.withLock { s in
             guard let a = s.stage.active else { return }
+            audio?.inputArrived(at: time)
             s.stage.instruments[a].receive(frames, at: time)
         }
     }
@@ -391,8 +397,15 @@ public final class StudioSession: @unchecked Sendable {
     public func receiveControls(_ outputs: [Float], at time: Double) {
         state.withLock { s in
             guard let a = s.stage.active else { return }
+            audio?.inputArrived(at: time)
             s.stage.instruments[a].receiveControls(outputs, at: time)
         }
+    }
+
+    /// True when no page watches (no subscription at all) and none has sent anything for `quiet` seconds:
+    /// nothing the instruments do with time alone reaches anyone. Lock-free.
+    public func isUnattended(at time: Double, quiet: Double = 2) -> Bool {
+        !fanOut.hasSubscribers && time - Double(bitPattern: lastClientMessageBits.load(ordering: .relaxed)) >= quiet
     }
 
     public func advance(to time: Double) {
