@@ -25,7 +25,7 @@ public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
         /// the input threads take to hand a frame to the audio thread (measured, docs/latency.md).
         public static let standard = Delay.periodsAndFrames(periods: 1, frames: defaultMarginFrames)
         /// Frames the default delay adds to its period (at 48 kHz; the same count at any rate).
-        public static let defaultMarginFrames = 0
+        public static let defaultMarginFrames = 16
 
         /// The delay in frames on a server with `period` frames.
         public func frames(period: Int) -> Int {
