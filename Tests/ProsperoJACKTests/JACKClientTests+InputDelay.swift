@@ -21,7 +21,7 @@ import Testing
 ///
 /// Native bundles (a face frame each, jawOpen moving, head still) are sent 5–15 ms apart at any phase of the period.
 /// A frame the machine's load disturbed (an xrun, the server's periods off time, this process's or jackd's threads
-/// kept from a CPU) is judged disturbed and not counted; the frames of up to four runs are pooled.
+/// kept from a CPU) is judged disturbed and not counted; the frames of up to six runs are pooled.
 extension JACKClientTests {
     struct InputMarginRun: CustomStringConvertible {
         var period: Int
@@ -104,7 +104,7 @@ extension JACKClientTests {
             }
         }
         var sent = 0
-        while needs.count + (pending == nil ? 0 : 1) < events && sent < 3 * events {
+        while needs.count + (pending == nil ? 0 : 1) < events && sent < 5 * events {
             usleep(UInt32.random(in: 5_000..<15_000))  // any phase of the period; the face stays in view
             judge()
             let xrunsBefore = probe.xruns.load(ordering: .relaxed)
@@ -151,7 +151,8 @@ extension JACKClientTests {
     @Test(.enabled(if: Peers.runnable("jackd")), arguments: [64, 128, 256])
     func inputDelayKeepsEveryFaceFrameOnTime(period: Int) throws {
         var pooled: InputMarginRun?
-        for _ in 1...4 where (pooled?.needs.count ?? 0) < Self.inputMarginEvents {
+        // At a load average of 12 on 2 cores, about one frame in ten is undisturbed: up to six runs of 500 sends.
+        for _ in 1...6 where (pooled?.needs.count ?? 0) < Self.inputMarginEvents {
             let next = try Self.measureInputMargins(period: period, delay: .standard, events: Self.inputMarginEvents)
             guard var run = pooled else { pooled = next; continue }
             run.needs += next.needs
@@ -160,7 +161,7 @@ extension JACKClientTests {
             pooled = run
         }
         guard let run = pooled, run.needs.count >= Self.inputMarginEvents else {
-            Issue.record("input delay -p \(period): four runs kept \(pooled?.needs.count ?? 0) undisturbed face frames of \(Self.inputMarginEvents)")
+            Issue.record("input delay -p \(period): six runs kept \(pooled?.needs.count ?? 0) undisturbed face frames of \(Self.inputMarginEvents)")
             return
         }
         print("input delay: \(run)")
