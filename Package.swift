@@ -191,7 +191,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "HiSynth", "Touchstone", "AllocationCounting", "LiveHost", "ProsperoTestSupport"]),
+        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "HiSynth", "Touchstone", "AllocationCounting", "LiveHost", "LiveHostPOSIX", "Hecate", "ProsperoTestSupport"]),
         .testTarget(name: "HiSynthTests", dependencies: ["HiSynth", "Ariel", "Touchstone", "ProsperoTestSupport", "AllocationCounting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HiSynthLibraryTests", dependencies: ["HiSynthLibrary", "HiSynth"]),
         .testTarget(name: "LiveHostTests", dependencies: ["LiveHost", "LiveHostPOSIX", "Enobarbus", "Horatio", "ProsperoTestSupport", "Hecate", "Ariel", "Prospero", "Touchstone"]),

@@ -17,12 +17,22 @@ public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
         case frames(Int)
         /// This many periods of the server attached to (≥ 0).
         case periods(Int)
+        /// This many periods and this many frames more (each ≥ 0).
+        case periodsAndFrames(periods: Int, frames: Int)
+
+        /// The default: one period, the least that can keep a frame that arrives just after a period's start
+        /// on time (the audio thread takes input at period starts), and ``defaultMarginFrames`` for the time
+        /// the input threads take to hand a frame to the audio thread (measured, docs/latency.md).
+        public static let standard = Delay.periodsAndFrames(periods: 1, frames: defaultMarginFrames)
+        /// Frames the default delay adds to its period (at 48 kHz; the same count at any rate).
+        public static let defaultMarginFrames = 16
 
         /// The delay in frames on a server with `period` frames.
         public func frames(period: Int) -> Int {
             switch self {
             case .frames(let n): return max(0, n)
             case .periods(let n): return max(0, n) * max(0, period)
+            case .periodsAndFrames(let p, let n): return max(0, p) * max(0, period) + max(0, n)
             }
         }
 
@@ -30,11 +40,13 @@ public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
             switch self {
             case .frames(let n): return "\(n) frames"
             case .periods(let n): return n == 1 ? "1 period" : "\(n) periods"
+            case .periodsAndFrames(let p, 0): return Delay.periods(p).description
+            case .periodsAndFrames(let p, let n): return "\(Delay.periods(p)) + \(n) frames"
             }
         }
     }
 
-    /// The delay as asked (default one period).
+    /// The delay as asked (default ``Delay/standard``).
     public let delay: Delay
     /// The attached client's latest period (nil while detached), its sample rate and the delay in frames.
     private struct Attachment: @unchecked Sendable {
@@ -47,7 +59,7 @@ public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
     /// - Parameter delay: from an event's arrival to its sample in the output. At least one period
     ///   turns the input thread's jitter into a fixed latency; less makes events late (applied at the
     ///   next period's start, counted).
-    public init(delay: Delay = .periods(1)) {
+    public init(delay: Delay = .standard) {
         self.delay = delay
     }
 

@@ -4,7 +4,8 @@ import Touchstone
 /// Runs one `AudioEngine` for an LV2 instance: renders the host's block in pieces split at each event's
 /// frame (events are handed back to the plugin in order, so MIDI lands on its frame) and at
 /// `maximumBlock` frames (the engine is prepared for that, so any host block size works).
-/// Flush-to-zero is on while it renders. Never allocates after `init`.
+/// Flush-to-zero is on while it renders. Never allocates after `init`. The engine is prepared for a live
+/// stream (``Touchstone/ProcessSpec/live(sampleRate:maximumBlockSize:)``): its limiter is the live output stage.
 public final class LV2EngineDriver<Engine: AudioEngine> {
     /// The largest piece the engine renders at once, frames (the engines are prepared for it).
     public static var maximumBlock: Int { 8192 }
@@ -15,7 +16,9 @@ public final class LV2EngineDriver<Engine: AudioEngine> {
     public init(engine: Engine, sampleRate: Double) {
         self.engine = engine
         self.sampleRate = sampleRate
-        engine.prepare(ProcessSpec(sampleRate: sampleRate, maximumBlockSize: Self.maximumBlock, channelCount: 2))
+        // A plugin plays live (a host monitors through it): the live output stage, whose delay (1 ms with true
+        // peak at 48 kHz and above) each plugin reports on its `latency` port.
+        engine.prepare(.live(sampleRate: sampleRate, maximumBlockSize: Self.maximumBlock))
     }
 
     /// Renders `frameCount` frames into `left`/`right`. For each event of `events` (an atom sequence, or

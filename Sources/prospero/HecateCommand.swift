@@ -262,6 +262,8 @@ struct HecateCommand: ParsableCommand {
         defer {
             StandardOutput.line(LiveCommand.summary(stop.reason, input.waitUntilFinished()?.success)
                 + ", late commands \(handler.host.lateCommandCount)"
+                // How much of the input delay the frames had to spare at worst (negative: the latest was that late).
+                + (handler.host.smallestTimingMargin.map { " (smallest input margin \($0) frames)" } ?? "")
                 + (sendsMIDI ? ", MIDI sent \(engine.midiOutbox.postedCount), dropped \(engine.midiOutbox.droppedCount + handler.refusedMIDIOutCount)" : ""))
         }
         // The face's fade-out is queued before JACK's final period.

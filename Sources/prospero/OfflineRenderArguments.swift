@@ -20,6 +20,9 @@ struct OfflineRenderArguments: ParsableArguments {
     @Option(help: "Also draw the render (waveform, spectrogram, piano roll) to this .png or .svg file.")
     var plot: String?
 
+    @Flag(name: .customLong("live-stage"), help: "Limit through the live output stage (1 ms, as JACK, the studio and the LV2 plugins play) instead of the offline limiter: the samples a live host plays.")
+    var liveStage = false
+
     func validate() throws {
         try AudioPicture.validate(plot: plot)
         if let sampleRate, !(8_000...192_000).contains(sampleRate) {
@@ -33,6 +36,7 @@ struct OfflineRenderArguments: ParsableArguments {
     /// The render's options at `--sample-rate`, or `defaultRate` when it was not given.
     func options(defaultRate: Int, maximumSeconds: Double) -> OfflineRenderOptions {
         OfflineRenderOptions(sampleRate: Double(sampleRate ?? defaultRate), blockSize: blockSize,
-                             format: WAVSampleFormat(rawValue: format)!, tailSeconds: tail, maximumSeconds: maximumSeconds)
+                             format: WAVSampleFormat(rawValue: format)!, tailSeconds: tail, maximumSeconds: maximumSeconds,
+                             liveOutputStage: liveStage)
     }
 }

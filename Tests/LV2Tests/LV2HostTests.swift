@@ -59,9 +59,10 @@ import Touchstone
         }
     }
 
-    /// HiSynth through lilv, in blocks of 1…8192 frames, equals `prospero hisynth render` of the same song
-    /// and preset sample for sample (exactly: the engine carries its 16-sample control runs across blocks and
-    /// chooses its voice path on its own 64-sample grid, so no block boundary changes a rounding).
+    /// HiSynth through lilv, in blocks of 1…8192 frames, equals `prospero hisynth render --live-stage` of the same
+    /// song and preset sample for sample (exactly: the engine carries its 16-sample control runs across blocks and
+    /// chooses its voice path on its own 64-sample grid, so no block boundary changes a rounding). The plugin plays
+    /// through the live output stage and reports its delay, 48 frames at 48 kHz (1 ms with true peak), on `latency`.
     @Test(arguments: ["HiSynth Key", "Dream Pad", "Subway Lead"])
     func hiSynthEqualsItsOfflineRender(preset name: String) throws {
         let prospero = try LV2Peers.prospero()
@@ -76,7 +77,7 @@ import Touchstone
         let rate = 48_000.0
         let rendered = try TestPeers.runBlocking(prospero, [
             "hisynth", "render", dir.appendingPathComponent(song).path, "--preset", name, "--sample-rate", "48000",
-            "--format", "float32", "--tail", "1", "-o", wav,
+            "--format", "float32", "--tail", "1", "--live-stage", "-o", wav,
         ], timeout: 300)
         #expect(rendered.status == 0, "\(rendered.output)")
         let reference = try LV2Peers.readWAV(wav)
@@ -87,15 +88,15 @@ import Touchstone
                                       blocks: Self.blocks, preset: presetURI, save: true)[0]
         #expect(out.allocations == 0)
         let engine = HiSynthEngine()
-        engine.prepare(ProcessSpec(sampleRate: rate, maximumBlockSize: 256, channelCount: 2))
-        #expect(out.latency == engine.latencySamples)
+        engine.prepare(.live(sampleRate: rate, maximumBlockSize: 256))
+        #expect(out.latency == engine.latencySamples && out.latency == 48, "the live stage's 48 frames: \(String(describing: out.latency))")
         #expect(out.state == HiSynthPreset.factoryStrings[HiSynthPreset.factory.firstIndex { $0.name == name }!])
         let difference = zip(out.left + out.right, reference.left + reference.right).map { abs($0 - $1) }.max() ?? 0
         #expect(SignalMeasure.peak(reference.left) > 0.01)
         #expect(difference == 0, "largest difference \(difference)")
     }
 
-    /// The poly synth through lilv, in blocks of 1…8192 frames, equals `prospero render` of the same song with
+    /// The poly synth through lilv, in blocks of 1…8192 frames, equals `prospero render --live-stage` of the same song with
     /// the same settings sample for sample (its voices, glides and effects carry their state across blocks; the
     /// ports' `Float` values, 0.3 as 0.30000001, reach the engine as the same `Float`s the render's 0.3 does).
     @Test func polySynthEqualsItsOfflineRender() throws {
@@ -109,7 +110,7 @@ import Touchstone
         let wav = dir.appendingPathComponent("render.wav").path
         let rendered = try TestPeers.runBlocking(prospero, [
             "render", dir.appendingPathComponent(song).path, "--format", "float32", "--tail", "1", "--reverb-mix", "0.3",
-            "--delay-time", "0.25", "-o", wav,
+            "--delay-time", "0.25", "--live-stage", "-o", wav,
         ], timeout: 300)
         #expect(rendered.status == 0, "\(rendered.output)")
         let reference = try LV2Peers.readWAV(wav)
@@ -118,6 +119,7 @@ import Touchstone
         let out = try LV2Peers.render([PolySynthLV2.uri], events: events, frames: reference.left.count, blocks: Self.blocks,
                                       set: ["reverb_on": 1, "reverb_mix": 0.3, "delay_on": 1, "delay_time": 0.25])[0]
         #expect(out.allocations == 0)
+        #expect(out.latency == 48, "the live stage's 48 frames: \(String(describing: out.latency))")
         let difference = zip(out.left + out.right, reference.left + reference.right).map { abs($0 - $1) }.max() ?? 0
         #expect(SignalMeasure.peak(reference.left) > 0.01)
         #expect(difference == 0, "largest difference \(difference)")
@@ -148,10 +150,37 @@ import Touchstone
         #expect(out[0].left == out[1].left && out[0].right == out[1].right)
         for (k, o) in out.enumerated() {
             #expect(o.allocations == 0, "\(uris[k])")
-            #expect((o.latency ?? 0) > 0, "\(uris[k]) reports no latency")
+            #expect(o.latency == Self.liveStageLatency(rate: rate), "\(uris[k]) reports \(String(describing: o.latency)), not the live stage's delay")
             let peak = SignalMeasure.peak(o.left + o.right)
             #expect(peak.isFinite && peak < 1, "\(uris[k]) peak \(peak)")
             #expect(peak > 0.01, "\(uris[k]) silent")
         }
+    }
+
+    /// The live output stage's delay at `rate` (every engine's limiter prepared live: the look-ahead and the
+    /// true-peak detector within 1 ms, at least one frame of look-ahead below 27 kHz).
+    static func liveStageLatency(rate: Double) -> Int {
+        let engine = HiSynthEngine()
+        engine.prepare(.live(sampleRate: rate, maximumBlockSize: 256))
+        return engine.latencySamples
+    }
+
+    /// The live stage holds the ceiling in the plugins: a loud cluster (eight notes at velocity 127) through the poly
+    /// synth with 12 dB of gain before a −6 dBFS ceiling, and through HiSynth (−1 dBFS), at 48 and 96 kHz, never
+    /// goes above the ceiling in any sample, and the poly synth is limited (it reaches within 1 dB of the ceiling).
+    /// The true peak between samples is the limiter's own test's (`BrickwallLimiterTruePeakTests`, live stage).
+    @Test(arguments: [48_000.0, 96_000.0])
+    func liveStageHoldsTheCeilingInThePlugins(rate: Double) throws {
+        let cluster = [48, 52, 55, 59, 60, 64, 67, 71].map { (frame: Int64(0), bytes: [UInt8(0x90), UInt8($0), UInt8(127)]) }
+        let poly = try LV2Peers.render([PolySynthLV2.uri], events: cluster, frames: Int(rate), rate: rate, blocks: Self.blocks,
+                                       set: ["gain": 12, "ceiling": -6])[0]
+        let polyPeak = SignalMeasure.peak(poly.left + poly.right)
+        let polyCeiling = Float(pow(10, -6.0 / 20))
+        #expect(polyPeak <= polyCeiling, "poly synth peak \(polyPeak) over the −6 dBFS ceiling \(polyCeiling)")
+        #expect(polyPeak > Float(pow(10, -7.0 / 20)), "the loud cluster should reach the limiter: peak \(polyPeak)")
+        #expect(poly.latency == Self.liveStageLatency(rate: rate))
+        let hi = try LV2Peers.render([HiSynthLV2.uri], events: cluster, frames: Int(rate), rate: rate, blocks: Self.blocks)[0]
+        let hiPeak = SignalMeasure.peak(hi.left + hi.right)
+        #expect(hiPeak > 0.01 && hiPeak <= Float(pow(10, Double(HiSynthEngine.ceilingDecibels) / 20)), "HiSynth peak \(hiPeak)")
     }
 }

@@ -208,7 +208,8 @@ extension JACKClientTests {
         return run
     }
 
-    /// Live Hecate, default input delay (one period), the live limiter (48 frames); MIDI into `prospero play`
+    /// Live Hecate, default input delay (one period and ``JACKInputClock/Delay/defaultMarginFrames``), the live
+    /// limiter (48 frames); MIDI into `prospero play`
     /// (no input delay: MIDI is read at its frame in the period it arrives in).
     @Test(.enabled(if: liveStopRunnable), arguments: [64, 128, 256], GestureSender.allCases)
     func gestureToSoundIsFiveMillisecondsAtSixtyFourFramePeriods(period: Int, sender: GestureSender) throws {
@@ -229,7 +230,7 @@ extension JACKClientTests {
         run.frames = Array(run.frames.prefix(Self.gestureEvents))
         print("gesture → sound: \(run)")
         #expect(run.frames.count == Self.gestureEvents && run.frames.allSatisfy { $0 > 0 }, "\(run)\n\(run.output)")
-        let delay = sender == .midiIn ? 0 : period
+        let delay = sender == .midiIn ? 0 : JACKInputClock.Delay.standard.frames(period: period)
         if sender != .midiIn {
             #expect(run.printedInputToSound == delay + 48, "input delay + the live limiter's 48 frames: \(run)")
         }

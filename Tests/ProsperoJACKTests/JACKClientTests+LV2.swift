@@ -26,6 +26,11 @@ extension JACKClientTests {
         }) else { return }
         let left = run.audio.channels[0]
         #expect(left.allSatisfy { $0.isFinite && abs($0) < 1 })
+        if !uri.hasSuffix("hecate") {
+            // HiSynth and the poly synth limit at −1 dBFS through the live output stage (the recording is 24-bit).
+            let peak = run.audio.channels.flatMap { $0 }.map { abs($0) }.max() ?? 0
+            #expect(peak <= Float(pow(10, -1.0 / 20)) + 1e-6, "peak \(peak) over the −1 dBFS ceiling")
+        }
         func amplitude(_ f: Double) -> Double { ProsperoTestSupport.SignalMeasure.toneAmplitude(left, at: f, in: 0..<left.count, sampleRate: 48_000) }
         if uri.hasSuffix("hecate") {
             let a = [110.0, 220, 440].map(amplitude).reduce(0, +)

@@ -109,8 +109,8 @@ extension JACKClientTests {
     static let studioPeriod = 256
 
     static func expectHecateLatency(_ run: LatencyRun, _ name: String, printed: Int) {
-        print("\(name) at -p 256, input delay 256: \(run)")
-        let delay = studioPeriod
+        let delay = JACKInputClock.Delay.standard.frames(period: studioPeriod)
+        print("\(name) at -p 256, input delay \(delay): \(run)")
         #expect(run.audio.count == latencyEvents, "\(run)\n\(run.output)")
         #expect(run.audio.allSatisfy { $0 > 0 }, "\(run.audio)")
         // The printed input → sound (input delay + the output stage's look-ahead), then the drone's level

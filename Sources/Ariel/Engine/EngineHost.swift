@@ -31,6 +31,13 @@ public final class EngineHost<Engine: AudioEngine>: @unchecked Sendable {
     /// The oldest command, taken from the ring but due after the current block.
     private var waiting: Scheduled?
     private let late = Atomic<Int>(0)
+    /// Input timing margins (``latestTimingMargin``), published by the audio thread.
+    private let timedEvents = Atomic<Int>(0)
+    private let latestMargin = Atomic<Int>(0)
+    private let smallestMargin = Atomic<Int>(.max)
+    /// Audio thread: the due frame of the latest timed event seen, and the smallest margin so far.
+    private var lastSeenDue: UInt32?
+    private var smallestMarginSeen = Int.max
     private let snapshots: TripleBuffer<Engine.Snapshot?>
     private var snapshotInterval: Int
     private var framesSinceSnapshot = 0
@@ -77,6 +84,23 @@ public final class EngineHost<Engine: AudioEngine>: @unchecked Sendable {
     /// Timed commands applied at offset 0 because their frame had passed (or was implausibly far ahead).
     public var lateCommandCount: Int { late.load(ordering: .relaxed) }
 
+    /// Timed events seen so far: runs of timed commands sharing one due frame (a live input frame's
+    /// commands), each measured once, when the audio thread first takes its first command from the ring.
+    public var timedEventCount: Int { timedEvents.load(ordering: .acquiring) }
+
+    /// The latest timed event's margin, in frames: from the start of the block that first took it from the
+    /// ring to its due frame. 0 … period − 1 is the least an event can have and still be on time; negative,
+    /// it was late by that many frames. An event that arrived `x` frames before a period's start needs an
+    /// input delay of `x` plus the frames its thread took to send it: `delay − margin`
+    /// (``FrameSchedule``; the input delay is chosen from these, see docs/latency.md).
+    public var latestTimingMargin: Int { latestMargin.load(ordering: .relaxed) }
+
+    /// The smallest margin of any timed event so far (nil before the first): negative when one was late.
+    public var smallestTimingMargin: Int? {
+        let value = smallestMargin.load(ordering: .relaxed)
+        return value == .max ? nil : value
+    }
+
     /// Commands refused because the ring was full.
     public var droppedCommandCount: Int { commands.droppedCount }
 
@@ -116,7 +140,10 @@ public final class EngineHost<Engine: AudioEngine>: @unchecked Sendable {
             var commandOffset = Int.max
             var commandIsLate = false
             if applied < maximumCommandsPerBlock {
-                if waiting == nil { waiting = commands.pop() }
+                if waiting == nil {
+                    waiting = commands.pop()
+                    if let due = waiting?.due, let blockStart, due != lastSeenDue { noteMargin(due: due, blockStart: blockStart) }
+                }
                 if let next = waiting {
                     if let due = next.due, let blockStart {
                         switch FrameSchedule.place(due: due, blockStart: blockStart, frameCount: frameCount, horizon: horizon) {
@@ -153,6 +180,19 @@ public final class EngineHost<Engine: AudioEngine>: @unchecked Sendable {
             framesSinceSnapshot = 0
             snapshots.write(engine.snapshot())
         }
+    }
+
+    /// Audio thread: the margin of a timed event whose first command was just taken from the ring.
+    @inline(__always)
+    private func noteMargin(due: UInt32, blockStart: UInt32) {
+        lastSeenDue = due
+        let margin = Int(Int32(bitPattern: due &- blockStart))
+        latestMargin.store(margin, ordering: .relaxed)
+        if margin < smallestMarginSeen {
+            smallestMarginSeen = margin
+            smallestMargin.store(margin, ordering: .relaxed)
+        }
+        timedEvents.add(1, ordering: .releasing)
     }
 
     @inline(__always)

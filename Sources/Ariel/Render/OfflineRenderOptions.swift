@@ -13,13 +13,17 @@ public struct OfflineRenderOptions: Sendable, Hashable {
     /// Longest input a render accepts, in seconds (4 hours by default, > 0): a longer song or recording
     /// is refused with `OfflineRenderError.tooLong` before anything is rendered.
     public var maximumSeconds: Double
+    /// Render through the live output stage (`ProcessSpec.isLive`: the 1 ms limiter JACK, the studio and the
+    /// LV2 plugins play through) instead of the offline limiter: what a live host would have played.
+    public var liveOutputStage: Bool
 
     /// The default `maximumSeconds`: 4 hours.
     public static let defaultMaximumSeconds: Double = 4 * 3600
 
     public init(
         sampleRate: Double = 48_000, blockSize: Int = 256, format: WAVSampleFormat = .pcm24,
-        tailSeconds: Double = 4, silenceThresholdDB: Double = -90, maximumSeconds: Double = defaultMaximumSeconds
+        tailSeconds: Double = 4, silenceThresholdDB: Double = -90, maximumSeconds: Double = defaultMaximumSeconds,
+        liveOutputStage: Bool = false
     ) {
         self.sampleRate = sampleRate
         self.blockSize = blockSize
@@ -27,5 +31,6 @@ public struct OfflineRenderOptions: Sendable, Hashable {
         self.tailSeconds = tailSeconds
         self.silenceThresholdDB = silenceThresholdDB
         self.maximumSeconds = maximumSeconds
+        self.liveOutputStage = liveOutputStage
     }
 }

@@ -16,7 +16,8 @@ public struct OfflineRenderer<Engine: AudioEngine> {
         self.options = options
         host = EngineHost(
             engine: engine,
-            spec: ProcessSpec(sampleRate: options.sampleRate, maximumBlockSize: options.blockSize, channelCount: 2))
+            spec: ProcessSpec(sampleRate: options.sampleRate, maximumBlockSize: options.blockSize, channelCount: 2,
+                              isLive: options.liveOutputStage))
     }
 
     /// Renders until the sequence and the commands are done, then the tail until silence or
