@@ -6,12 +6,18 @@ import NIOCore
 /// address (the access check limits token guessing per address).
 public struct StudioRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let webSocket: WebSocketHandlerReference<Self>
     public let remoteAddress: SocketAddress?
+    /// Holds the WebSocket handler reference until the socket ends (``releaseWebSocket()``): see ``StudioWebSocketSlot``.
+    private let socketSlot = StudioWebSocketSlot()
+
+    public var webSocket: WebSocketHandlerReference<Self> { socketSlot.reference }
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        webSocket = .init()
         remoteAddress = source.channel.remoteAddress
     }
+
+    /// The socket's handler returned: lets go of the handler reference, which holds this context (a cycle
+    /// hummingbird-websocket leaves; without this every connection's context stayed in memory).
+    func releaseWebSocket() { socketSlot.release() }
 }

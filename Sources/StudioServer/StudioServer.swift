@@ -84,7 +84,9 @@ public final class StudioServer: @unchecked Sendable {
         router.get("/") { [self] request, _ in try serveResource(request) }
         // The socket: only upgrades the gate allowed get here, so its route decides nothing again.
         let socketRouter = Router(context: StudioRequestContext.self)
-        socketRouter.ws("/ws") { [self] inbound, outbound, _ in
+        socketRouter.ws("/ws") { [self] inbound, outbound, context in
+            // The context and Hummingbird's handler reference hold each other: the socket's end breaks that cycle.
+            defer { context.requestContext.releaseWebSocket() }
             try await serveSocket(inbound: inbound, outbound: outbound)
         }
 

@@ -22,6 +22,17 @@ import Testing
         #expect(seeds.contains { target.run($0) }, "no seed in the corpus is accepted by \(target.rawValue)")
     }
 
+    /// Every committed input as it is, findings of `scripts/fuzz-all` included (the mutation pass below only
+    /// ever runs mutations of them, and the test above stops at the first accepted seed): none may crash, and
+    /// each gets the same verdict twice (a parser's answer depends on the bytes alone).
+    @Test(arguments: FuzzTarget.allCases)
+    func everyCorpusInputRunsAsItIs(target: FuzzTarget) {
+        for (index, seed) in Self.corpus(for: target).enumerated() {
+            let first = target.run(seed)
+            #expect(target.run(seed) == first, "Fuzz/corpus/\(target.rawValue): input \(index) accepted once, refused once")
+        }
+    }
+
     @Test(arguments: FuzzTarget.allCases)
     func mutatedInputsNeverCrash(target: FuzzTarget) {
         let seeds = Self.corpus(for: target) + [[]]

@@ -82,7 +82,8 @@ public enum StudioClientMessage: Equatable, Sendable {
             if case .object = value { throw .badMessage("\"value\" must be a number, string, bool, array or null", ref: path) }
             return type == "set" ? .set(path: path, value: value) : .action(path: path, value: value)
         case "touch":
-            guard let id = object["id"]?.number, id == id.rounded(), StudioTouch.slots.contains(Int(id)) else {
+            // Int(exactly:): a whole number too large for Int (1e300) is refused, never converted (it trapped).
+            guard let number = object["id"]?.number, let id = Int(exactly: number), StudioTouch.slots.contains(id) else {
                 throw .badMessage("\"id\" must be a touch slot 0…3", ref: "touch")
             }
             guard let phaseName = object["phase"]?.string, let phase = StudioTouch.Phase(rawValue: phaseName) else {
@@ -98,7 +99,7 @@ public enum StudioClientMessage: Equatable, Sendable {
             }
             let ending = phase == .up || phase == .cancel
             return .touch(StudioTouch(
-                id: Int(id), phase: phase, x: try unit("x", default: ending ? 0 : nil), y: try unit("y", default: ending ? 0 : nil),
+                id: id, phase: phase, x: try unit("x", default: ending ? 0 : nil), y: try unit("y", default: ending ? 0 : nil),
                 pressure: try unit("pressure", default: 1)))
         case "ping":
             guard let t = object["t"]?.number else { throw .badMessage("\"t\" must be a number", ref: "ping") }

@@ -126,7 +126,10 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
                 throw .init(path: path, "must be four channels 1…16 separated by commas, e.g. 1,2,3,4, not '\(text.prefix(64))'")
             }
             next.handChannels = list.map { $0! }
-            next.channel = next.handChannels[0]
+            // Per hand, the screen's number is the first hand's channel. In one-channel (and MPE) mode `channel` is
+            // that mode's own and stays: the settings file lists the four channels in every mode, and reading them
+            // moved a saved channel 3 to 1 (found by the `settings` fuzz target's round trip).
+            if next.channelMode == .perHand { next.channel = next.handChannels[0] }
         case ("bend", .flag(let on)): next.bend = on
         case ("bendRange", .number(let n)): next.bendRange = try Self.integer(n, path)
         case ("output", .text(let text)):

@@ -23,8 +23,9 @@ extension HiSynthStudioInstrument {
         case "player.song":
             let index: Int
             if let n = value.number {
-                guard n == n.rounded(), n >= 0, Int(n) < songs.count else { throw .outOfRange(path, range: "0…\(songs.count - 1)") }
-                index = Int(n)
+                // Int(exactly:): a whole number past Int's range (1e300) is out of range, not a trap.
+                guard let i = Int(exactly: n), songs.indices.contains(i) else { throw .outOfRange(path, range: "0…\(songs.count - 1)") }
+                index = i
             } else if let title = value.string {
                 guard let i = songs.firstIndex(where: { $0.title == title }) else {
                     throw .outOfRange(path, range: songs.map(\.title).joined(separator: ", "))

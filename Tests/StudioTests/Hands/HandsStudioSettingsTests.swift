@@ -58,6 +58,12 @@ struct HandsStudioSettingsTests {
         #expect(back.hands.routerSettings.channels == .perSlot(channels: [2, 4, 6, 8]))
         let legacy = try ProsperoSettings(json: #"{"version":1,"hands":{"channelMode":"perHand","channel":5}}"#)
         #expect(legacy.hands.routerSettings.channels == .perSlot(channels: [5, 6, 7, 8]))
+        // One channel: the file also lists the four per-hand channels, which must not move it.
+        var single = ProsperoSettings()
+        try single.hands.set("channel", to: .number(3))
+        let read = try ProsperoSettings(json: single.jsonText)
+        #expect(read.hands.channel == 3 && read.hands.routerSettings.channels == .shared(channel: 3))
+        #expect(read == single)
     }
 
     @Test("notes by name or number; the bend range reaches router and synth alike")

@@ -87,6 +87,8 @@ struct HiSynthStudioInstrumentTests {
             ("hisynth.", 1, "unknown_control"), ("hecate.key", "C", "unknown_control"),
             ("hisynth.octave", 8, "out_of_range"), ("hisynth.octave", 0, "out_of_range"), ("hisynth.octave", 4.5, "bad_value"),
             ("hisynth.player.song", 99, "out_of_range"), ("hisynth.player.song", "Stairway", "out_of_range"),
+            // A whole number past Int's range: refused, never converted (the conversion trapped the studio).
+            ("hisynth.player.song", 1e300, "out_of_range"), ("hisynth.player.song", -1e300, "out_of_range"),
             ("hisynth.player.tempo", 5, "out_of_range"), ("hisynth.player.loop", "yes", "bad_value"),
             ("hisynth.preset.name", "", "out_of_range"), ("hisynth.preset.name", .string(String(repeating: "x", count: 25)), "out_of_range"),
             ("hisynth.preset.name", "bell\u{07}", "bad_value"),
