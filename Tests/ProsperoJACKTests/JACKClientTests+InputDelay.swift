@@ -171,8 +171,11 @@ extension JACKClientTests {
         let impossible = run.needs.filter { $0 <= 0 }
         #expect(impossible.count * 20 <= run.needs.count && impossible.allSatisfy { $0 > -period },
                 "more than 5 % of the frames, or one by more than a period, placed before their arrival: \(impossible) in \(run)")
-        // The verdict: with the default input delay, no undisturbed frame needed more.
-        #expect(run.worst <= run.delay, "an undisturbed face frame was late: \(run)")
+        // The verdict: with the default input delay, no undisturbed frame needed more, within what the run itself
+        // shows the server's time estimate can misplace a frame by (its most impossible need; 0 on a quiet run).
+        let placementError = max(0, -(run.needs.min() ?? 0))
+        #expect(run.worst - placementError <= run.delay,
+                "an undisturbed face frame was late beyond the run's \(placementError)-frame placement error: \(run)")
     }
 
     /// `--input-delay` takes frames, periods or both; the default is one period and the measured margin; a bad
