@@ -215,15 +215,14 @@ extension JACKClientTests {
     func gestureToSoundIsFiveMillisecondsAtSixtyFourFramePeriods(period: Int, sender: GestureSender) throws {
         // Each event is judged on its own, so the undisturbed events of up to six runs (each a fresh server and
         // process) are pooled: in the full suite on 2 cores, a run at 64 frames often keeps fewer than 16.
-        var pooled: GestureRun?
-        for _ in 1...6 where (pooled?.frames.count ?? 0) < Self.gestureEvents {
-            let next = try Self.measureGestureLatency(period: period, sender: sender)
-            guard var run = pooled else { pooled = next; continue }
-            run.frames += next.frames
-            run.disturbedEvents += next.disturbedEvents
-            pooled = run
-        }
-        guard var run = pooled, run.frames.count >= Self.gestureEvents else {
+        let (pooled, enough) = try Self.pooledRuns(
+            runs: 6, wanted: Self.gestureEvents, count: { $0.frames.count },
+            measure: { try Self.measureGestureLatency(period: period, sender: sender) },
+            merge: { run, next in
+                run.frames += next.frames
+                run.disturbedEvents += next.disturbedEvents
+            })
+        guard var run = pooled, enough else {
             Issue.record("gesture latency \(sender) -p \(period): six runs kept \(pooled?.frames.count ?? 0) undisturbed events of \(Self.gestureEvents)")
             return
         }

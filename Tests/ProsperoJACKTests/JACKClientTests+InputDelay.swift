@@ -150,17 +150,16 @@ extension JACKClientTests {
     /// needed are printed (docs/latency.md quotes them).
     @Test(.enabled(if: Peers.runnable("jackd")), arguments: [64, 128, 256])
     func inputDelayKeepsEveryFaceFrameOnTime(period: Int) throws {
-        var pooled: InputMarginRun?
         // At a load average of 12 on 2 cores, about one frame in ten is undisturbed: up to six runs of 500 sends.
-        for _ in 1...6 where (pooled?.needs.count ?? 0) < Self.inputMarginEvents {
-            let next = try Self.measureInputMargins(period: period, delay: .standard, events: Self.inputMarginEvents)
-            guard var run = pooled else { pooled = next; continue }
-            run.needs += next.needs
-            run.disturbedNeeds += next.disturbedNeeds
-            run.lateCommands += next.lateCommands
-            pooled = run
-        }
-        guard let run = pooled, run.needs.count >= Self.inputMarginEvents else {
+        let (pooled, enough) = try Self.pooledRuns(
+            runs: 6, wanted: Self.inputMarginEvents, count: { $0.needs.count },
+            measure: { try Self.measureInputMargins(period: period, delay: .standard, events: Self.inputMarginEvents) },
+            merge: { run, next in
+                run.needs += next.needs
+                run.disturbedNeeds += next.disturbedNeeds
+                run.lateCommands += next.lateCommands
+            })
+        guard let run = pooled, enough else {
             Issue.record("input delay -p \(period): six runs kept \(pooled?.needs.count ?? 0) undisturbed face frames of \(Self.inputMarginEvents)")
             return
         }

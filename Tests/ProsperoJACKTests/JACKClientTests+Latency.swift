@@ -186,16 +186,14 @@ extension JACKClientTests {
     /// one run rarely keeps 30.
     @Test(.enabled(if: liveStopRunnable), arguments: [64, 128, 256])
     func inputToOutputLatencyIsTheInputDelayPlusProcessingWithinBounds(period: Int) throws {
-        var pooled: LatencyRun?
-        for _ in 1...8 where (pooled?.audio.count ?? 0) < Self.latencyEvents {
-            let next = try Self.measureLatency(period: period)
-            guard var run = pooled else { pooled = next; continue }
-            run.audio += next.audio
-            run.midi += next.midi
-            run.disturbedEvents += next.disturbedEvents
-            pooled = run
-        }
-        guard var run = pooled, run.audio.count >= Self.latencyEvents else {
+        let (pooled, enough) = try Self.pooledRuns(
+            runs: 8, wanted: Self.latencyEvents, count: { $0.audio.count }, measure: { try Self.measureLatency(period: period) },
+            merge: { run, next in
+                run.audio += next.audio
+                run.midi += next.midi
+                run.disturbedEvents += next.disturbedEvents
+            })
+        guard var run = pooled, enough else {
             Issue.record("latency -p \(period): eight runs kept \(pooled?.audio.count ?? 0) undisturbed events of \(Self.latencyEvents)")
             return
         }
