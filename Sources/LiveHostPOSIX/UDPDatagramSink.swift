@@ -1,11 +1,8 @@
 import LiveHost
 import Synchronization
 
-#if canImport(Glibc)
+// Linux's socket API (this edge names Glibc's functions and constants as Linux declares them).
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A ``DatagramSink`` on a UDP socket of its own, bound to an ephemeral IPv4 port: the host's Wekinator
 /// feature vectors and phone handshakes. Destinations are IP addresses or host names (resolved once,

@@ -3,11 +3,8 @@ import Foundation
 import LiveHost
 import Synchronization
 
-#if canImport(Glibc)
+// Linux's socket API (this edge names Glibc's functions and constants as Linux declares them).
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A ``DatagramSource`` on a UDP socket: a thread of its own blocks in `poll` and reads every datagram
 /// whole, stamping `MonotonicClock.now()` as it is read, and delivers it raw with its sender.
@@ -101,14 +98,13 @@ public final class UDPDatagramSource: DatagramSource, @unchecked Sendable {
                 return
             }
             if watched[1].revents != 0 { return }
-            guard watched[0].revents & Int16(POLLIN) != 0 else {
-                if watched[0].revents & Int16(POLLNVAL | POLLERR) != 0 && watched[0].revents & Int16(POLLIN) == 0 {
-                    // An error queued by ICMP (port unreachable after a send) must not end the source.
-                    var code: Int32 = 0
-                    var size = socklen_t(MemoryLayout<Int32>.size)
-                    getsockopt(socket, SOL_SOCKET, SO_ERROR, &code, &size)
-                    if watched[0].revents & Int16(POLLNVAL) != 0 { return }
-                }
+            let events = watched[0].revents
+            if events & Int16(POLLNVAL) != 0 { return }
+            guard events & Int16(POLLIN) != 0 else {
+                // An error queued by ICMP (port unreachable after a send) must not end the source: read it away.
+                var code: Int32 = 0
+                var size = socklen_t(MemoryLayout<Int32>.size)
+                getsockopt(socket, SOL_SOCKET, SO_ERROR, &code, &size)
                 continue
             }
             var sender = UDPSocketAddress()

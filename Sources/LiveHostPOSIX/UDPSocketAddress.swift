@@ -1,8 +1,5 @@
-#if canImport(Glibc)
+// Linux's socket API (this edge names Glibc's functions and constants as Linux declares them).
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An IPv4 or IPv6 socket address as the kernel takes it, made from a host (a numeric address or a name,
 /// resolved once) and read back as numeric text.

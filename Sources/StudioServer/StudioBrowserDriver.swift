@@ -91,9 +91,6 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     public var ratio: Double { Double(bitPattern: ratioBits.load(ordering: .relaxed)) }
     /// Blocks rendered so far.
     public var renderedBlocks: Int { blocks.load(ordering: .relaxed) }
-    /// True while nobody is there and the render rests.
-    public var isResting: Bool { resting.load(ordering: .relaxed) }
-
     public func inputArrived(at time: Double) { lastInputBits.store(time.bitPattern, ordering: .relaxed) }
 
     /// Whether a block is wanted at `now`: a page sees or hears it, or input came lately.

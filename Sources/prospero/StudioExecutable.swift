@@ -12,7 +12,7 @@ enum StudioExecutable {
     }
 
     /// A checkout's build of this executable: the package root, the scratch path and the configuration.
-    struct Checkout: Equatable {
+    struct Checkout {
         let root: URL
         let scratch: URL
         let configuration: String
