@@ -36,8 +36,22 @@ public struct JACKCallbackReport: Sendable, Hashable {
     public var overPeriodByFault: Int
     /// The callback thread's scheduling.
     public var scheduling: JACKThreadScheduling?
+    /// From one callback's start to the next's: about a period, longer after a late wake-up (the server's
+    /// thread or ours) or a cycle this client missed.
+    public var interval: JACKCallbackDistribution
+    /// Cycles in which this client did not run (the server's frame time moved on by more than a period).
+    public var skippedCycles: Int
+    /// The xruns the server reported during the recording, by cause.
+    public var xruns: JACKXrunCauses
 
-    public init(samples: [JACKCallbackSample], periodNanoseconds: Int64, scheduling: JACKThreadScheduling?, droppedCount: Int = 0) {
+    /// - Parameter xrunTimes: when the server reported each xrun meanwhile (CLOCK_MONOTONIC ns).
+    public init(samples: [JACKCallbackSample], periodNanoseconds: Int64, scheduling: JACKThreadScheduling?, droppedCount: Int = 0,
+                xrunTimes: [UInt64] = []) {
+        interval = JACKCallbackDistribution(zip(samples, samples.dropFirst()).map {
+            Int64(bitPattern: $1.startNanoseconds &- $0.startNanoseconds)
+        })
+        skippedCycles = samples.reduce(0) { $0 + Int($1.skippedCycles) }
+        xruns = JACKXrunCauses(xrunTimes: xrunTimes, samples: samples, periodNanoseconds: periodNanoseconds)
         callbacks = samples.count
         self.droppedCount = droppedCount
         self.periodNanoseconds = periodNanoseconds
@@ -79,6 +93,9 @@ public struct JACKCallbackReport: Sendable, Hashable {
         result.append("callbacks over the period: \(overPeriod): \(overPeriodByWork) by CPU time (our work), "
             + "\(overPeriodBySwitch) preempted or blocked, \(overPeriodByFault) with page faults only, "
             + "\(overPeriod - overPeriodByWork - overPeriodBySwitch - overPeriodByFault) unexplained (wall > period, CPU within it, no switch counted)")
+        result.append("start to next start:               \(interval.microsecondsLine)")
+        result.append("cycles this client missed (frame time moved on by more than a period): \(skippedCycles)")
+        result.append(xruns.line)
         result.append("callback thread scheduling: \(scheduling?.description ?? "unknown (no callback ran)")")
         return result
     }

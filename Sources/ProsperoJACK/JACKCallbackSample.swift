@@ -14,14 +14,23 @@ public struct JACKCallbackSample: Sendable, Hashable {
     public var involuntarySwitches: Int32
     /// Times the thread blocked inside the callback (voluntary context switches: a lock, a system call that sleeps).
     public var voluntarySwitches: Int32
+    /// When the callback began (CLOCK_MONOTONIC, nanoseconds): to place it beside an xrun's notification,
+    /// and the interval from the previous callback's start (a late wake-up shows there).
+    public var startNanoseconds: UInt64
+    /// Whole cycles between the previous callback's and this one's by the server's frame time (0 normally):
+    /// cycles in which this client did not run.
+    public var skippedCycles: Int32
 
     public init(wallNanoseconds: Int64 = 0, cpuNanoseconds: Int64 = 0, minorFaults: Int32 = 0, majorFaults: Int32 = 0,
-                involuntarySwitches: Int32 = 0, voluntarySwitches: Int32 = 0) {
+                involuntarySwitches: Int32 = 0, voluntarySwitches: Int32 = 0, startNanoseconds: UInt64 = 0,
+                skippedCycles: Int32 = 0) {
         self.wallNanoseconds = wallNanoseconds
         self.cpuNanoseconds = cpuNanoseconds
         self.minorFaults = minorFaults
         self.majorFaults = majorFaults
         self.involuntarySwitches = involuntarySwitches
         self.voluntarySwitches = voluntarySwitches
+        self.startNanoseconds = startNanoseconds
+        self.skippedCycles = skippedCycles
     }
 }

@@ -18,6 +18,15 @@ public final class JACKCallbackTiming: @unchecked Sendable {
     private let written = Atomic<Int>(0)
     private let policy = Atomic<Int>(-1)
     private let priority = Atomic<Int>(0)
+    /// When the server reported each xrun (CLOCK_MONOTONIC ns on JACK's notification thread), the last
+    /// ``xrunCapacity`` of them.
+    private let xrunRing: UnsafeMutablePointer<UInt64>
+    private let xrunsWritten = Atomic<Int>(0)
+    /// Xrun notifications kept.
+    public let xrunCapacity = 4096
+    /// The previous callback's frame time (audio thread only).
+    private var previousFrame: UInt32 = 0
+    private var hasPreviousFrame = false
 
     /// - Parameter capacity: callbacks kept (at least 1); size it for the whole run
     ///   (seconds × sample rate / period) to report every callback.
@@ -26,9 +35,14 @@ public final class JACKCallbackTiming: @unchecked Sendable {
         ring = .allocate(capacity: self.capacity)
         // Initialising writes every page now, so the audio thread never takes a first-touch fault here.
         ring.initialize(repeating: JACKCallbackSample(), count: self.capacity)
+        xrunRing = .allocate(capacity: xrunCapacity)
+        xrunRing.initialize(repeating: 0, count: xrunCapacity)
     }
 
-    deinit { ring.deallocate() }
+    deinit {
+        ring.deallocate()
+        xrunRing.deallocate()
+    }
 
     /// Callbacks recorded so far (may exceed ``capacity``).
     public var recordedCount: Int { written.load(ordering: .acquiring) }
@@ -46,10 +60,25 @@ public final class JACKCallbackTiming: @unchecked Sendable {
         return (0..<kept).map { ring[(count - kept + $0) % capacity] }
     }
 
-    /// The distribution of the recorded callbacks against a period of `periodNanoseconds`.
+    /// When the server reported each xrun (CLOCK_MONOTONIC ns), oldest first (the last ``xrunCapacity``).
+    public func xrunTimes() -> [UInt64] {
+        let count = xrunsWritten.load(ordering: .acquiring)
+        let kept = min(count, xrunCapacity)
+        return (0..<kept).map { xrunRing[(count - kept + $0) % xrunCapacity] }
+    }
+
+    /// The distribution of the recorded callbacks against a period of `periodNanoseconds`, with the
+    /// xruns the server reported meanwhile and their causes.
     public func report(periodNanoseconds: Int64) -> JACKCallbackReport {
         JACKCallbackReport(samples: samples(), periodNanoseconds: periodNanoseconds, scheduling: scheduling,
-                           droppedCount: max(0, recordedCount - capacity))
+                           droppedCount: max(0, recordedCount - capacity), xrunTimes: xrunTimes())
+    }
+
+    /// Notes an xrun the server reported (JACK's notification thread; never the audio thread).
+    func xrunOccurred() {
+        let index = xrunsWritten.load(ordering: .relaxed)
+        xrunRing[index % xrunCapacity] = pj_monotonic_nanoseconds()
+        xrunsWritten.store(index &+ 1, ordering: .releasing)
     }
 
     // MARK: Audio thread
@@ -58,11 +87,13 @@ public final class JACKCallbackTiming: @unchecked Sendable {
     struct Mark {
         var cpu: UInt64
         var usage: pj_thread_usage_t
+        var skippedCycles: Int32
     }
 
-    /// Reads the thread's CPU clock and counters at the start of a callback (after its wall-clock start).
+    /// Reads the thread's CPU clock and counters at the start of a callback (after its wall-clock start),
+    /// and how many of the server's cycles passed since the previous one.
     @inline(__always)
-    func begin() -> Mark {
+    func begin(client: OpaquePointer?, periodFrames: UInt32) -> Mark {
         if policy.load(ordering: .relaxed) < 0 {
             var p: Int32 = 0, prio: Int32 = 0
             if pj_thread_scheduling(&p, &prio) == 0 {
@@ -70,9 +101,18 @@ public final class JACKCallbackTiming: @unchecked Sendable {
                 policy.store(Int(p), ordering: .releasing)
             }
         }
+        var skipped: Int32 = 0
+        let frame = client.map { pj_jack_last_frame_time($0) } ?? 0
+        if hasPreviousFrame, periodFrames > 0 {
+            // Wrapping subtraction: the frame time wraps after 2^32 frames (a day at 48 kHz).
+            let elapsed = frame &- previousFrame
+            if elapsed > periodFrames { skipped = Int32(clamping: elapsed / periodFrames - 1) }
+        }
+        previousFrame = frame
+        hasPreviousFrame = client != nil
         var usage = pj_thread_usage_t()
         _ = pj_thread_usage(&usage)
-        return Mark(cpu: pj_thread_cpu_nanoseconds(), usage: usage)
+        return Mark(cpu: pj_thread_cpu_nanoseconds(), usage: usage, skippedCycles: skipped)
     }
 
     /// Stores the callback that began at `mark` and `wallStart` (CLOCK_MONOTONIC nanoseconds).
@@ -89,7 +129,8 @@ public final class JACKCallbackTiming: @unchecked Sendable {
             minorFaults: Int32(clamping: usage.minor_faults &- mark.usage.minor_faults),
             majorFaults: Int32(clamping: usage.major_faults &- mark.usage.major_faults),
             involuntarySwitches: Int32(clamping: usage.involuntary_switches &- mark.usage.involuntary_switches),
-            voluntarySwitches: Int32(clamping: usage.voluntary_switches &- mark.usage.voluntary_switches))
+            voluntarySwitches: Int32(clamping: usage.voluntary_switches &- mark.usage.voluntary_switches),
+            startNanoseconds: wallStart, skippedCycles: mark.skippedCycles)
         written.store(index &+ 1, ordering: .releasing)
     }
 }

@@ -120,7 +120,7 @@ class JACKRealtimeState: @unchecked Sendable {
     /// One JACK period. Never allocates, locks, logs or throws.
     final func process(_ nframes: UInt32) -> Int32 {
         let started = pj_monotonic_nanoseconds()
-        let timingMark = timing?.begin()
+        let timingMark = timing?.begin(client: client, periodFrames: nframes)
         let fpu = FlushToZero.enable()
         let n = Int(nframes)
         guard let leftRaw = pj_jack_port_get_buffer(leftPort, nframes),
@@ -276,7 +276,10 @@ let jackProcessCallback: pj_jack_process_callback = { nframes, arg in
 }
 
 let jackXrunCallback: pj_jack_xrun_callback = { arg in
-    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { _ = $0.xruns.add(1, ordering: .relaxed) }
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef {
+        _ = $0.xruns.add(1, ordering: .relaxed)
+        $0.timing?.xrunOccurred()
+    }
     return 0
 }
 

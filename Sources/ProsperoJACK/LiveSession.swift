@@ -38,6 +38,9 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
     private let reconnections = Atomic<Int>(0)
     private let lastStatistics = Mutex(JACKClientStatistics())
     private let lastStatus: Mutex<AudioHostStatus>
+    /// Every callback's timing when ``LiveSessionOptions/callbackTimingCapacity`` asks for it (shared by
+    /// the clients of a reconnecting session: its ring holds the latest callbacks of all of them).
+    public let callbackTiming: JACKCallbackTiming?
 
     /// How often the main loop looks at the server and its statistics; a stop request wakes it at once.
     public static let pollInterval: Duration = .milliseconds(10)
@@ -55,6 +58,7 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
         self.options = options
         self.stop = stop
         self.log = log
+        callbackTiming = options.callbackTimingCapacity.map { JACKCallbackTiming(capacity: $0) }
         lastStatus = Mutex(AudioHostStatus(
             backend: .jack, clientName: options.client.clientName, serverName: options.client.serverName,
             sampleRate: 0, periodFrames: 0))
@@ -175,7 +179,7 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
     /// Opens, activates and connects a client, and reports the setup.
     private func start(isReconnect: Bool) throws(JACKError) -> JACKClient {
         let client = try JACKClient(configuration: options.client)
-        try client.activate(handler: handler)
+        try client.activate(handler: handler, timing: callbackTiming)
         do {
             try connectPorts(of: client)
         } catch {
@@ -229,7 +233,11 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
             s.isRunning = false
             return s
         }
+        let periodNanoseconds = Int64(client.bufferSize) * 1_000_000_000 / Int64(max(client.sampleRate, 1))
         client.close()
         log("Stopped (\(outcome))\(finalPeriodRan ? "" : ", final period did not run"): \(status.countersLine)")
+        if let callbackTiming {
+            for line in callbackTiming.report(periodNanoseconds: periodNanoseconds).lines { log("callback timing: " + line) }
+        }
     }
 }

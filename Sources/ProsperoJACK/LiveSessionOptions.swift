@@ -25,6 +25,10 @@ public struct LiveSessionOptions: Sendable, Hashable {
     /// End on SIGINT, SIGTERM and SIGHUP: ``LiveSession/run()`` installs ``SignalStop`` for its stop.
     /// Commands that share one stop among several parts install it themselves and pass false.
     public var handlesSignals: Bool
+    /// When set, every process callback is timed into a ring of this many callbacks (the latest kept) and
+    /// the distribution, with each xrun's cause, is logged when the session stops (``JACKCallbackTiming``;
+    /// about a microsecond per callback). Nil: not timed.
+    public var callbackTimingCapacity: Int?
 
     public init(
         client: JACKClient.Configuration = JACKClient.Configuration(),
@@ -34,7 +38,8 @@ public struct LiveSessionOptions: Sendable, Hashable {
         duration: Duration? = nil,
         reconnect: Bool = false,
         reconnectInterval: Duration = .seconds(1),
-        handlesSignals: Bool = true
+        handlesSignals: Bool = true,
+        callbackTimingCapacity: Int? = nil
     ) {
         self.client = client
         self.audioConnection = audioConnection
@@ -44,5 +49,6 @@ public struct LiveSessionOptions: Sendable, Hashable {
         self.reconnect = reconnect
         self.reconnectInterval = reconnectInterval
         self.handlesSignals = handlesSignals
+        self.callbackTimingCapacity = callbackTimingCapacity
     }
 }

@@ -90,6 +90,8 @@ struct BenchMain {
             + "process_nivcsw=\(after.involuntarySwitches - before.involuntarySwitches) "
             + "longest_callback_us=\(Double(statistics.longestCallbackNanoseconds) / 1000) "
             + "midi_out_dropped=\(statistics.midiOutputDropped) midi_in_lost=\(statistics.midiInputLost) "
+            + "interval_p999_us=\(us(report.interval.p999)) interval_max_us=\(us(report.interval.maximum)) skipped_cycles=\(report.skippedCycles) "
+            + report.xruns.counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "xruns_\($0.key.rawValue)=\($0.value) " }.joined()
             + "memory_locked=\(lock.hasPrefix("locked") ? 1 : 0) "
             + "scheduling=\"\(report.scheduling?.description ?? "unknown")\" server_gone=\(serverGone ? 1 : 0)")
         exit(serverGone ? 1 : 0)

@@ -41,6 +41,35 @@ extension JACKClientTests {
         #expect(scheduling.isRealtime == realtime, "\(scheduling) on a server with realtime \(realtime)")
         #expect(report.lines.contains { $0.hasPrefix("wall time (our work + preemption): median ") })
         #expect(report.lines.contains { $0.hasPrefix("thread CPU time (our work only):  median ") })
+        #expect(report.xruns.total == statistics.xruns, "every xrun the client counted is judged")
+        #expect(report.interval.median > 0 && report.interval.maximum >= report.interval.median)
+    }
+
+    /// One callback that works for two periods of CPU time makes the server report an xrun, and the timing puts
+    /// that xrun down to our callback (our work, or its thread not running when the loaded machine stretched
+    /// the callback past twice its CPU time), not to a late wake-up.
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func callbackTimingPutsAnOverrunningCallbacksXrunDownToIt() throws {
+        let server = try JACKTestServer(period: 256)
+        let client = try JACKClient(configuration: server.configuration)
+        let timing = JACKCallbackTiming(capacity: 4096)
+        let handler = OverrunningHandler(atCallback: 50, cpuNanoseconds: 2 * 256 * 1_000_000_000 / 48_000)
+        try client.activate(handler: handler, timing: timing)
+        try waitUntil("the overrun and an xrun after it", timeout: .seconds(20)) {
+            handler.overran.load(ordering: .acquiring) && client.statistics.xruns > 0 && timing.recordedCount > 100
+        }
+        // The notification thread reports the xrun on its own time: wait until the timing has it too.
+        try waitUntil("the xrun's notification") { timing.xrunTimes().count == client.statistics.xruns }
+        client.stop()
+        client.close()
+        let period: Int64 = 256 * 1_000_000_000 / 48_000
+        let report = timing.report(periodNanoseconds: period)
+        let burner = try #require(timing.samples().first { $0.cpuNanoseconds >= 2 * period }, "the overrunning callback was recorded")
+        let cause = try #require(JACKXrunCauses.cause(of: burner, periodNanoseconds: period))
+        #expect(cause == (burner.wallNanoseconds <= 2 * burner.cpuNanoseconds ? .ourWork : .preempted), "\(burner)")
+        let ours = report.xruns.counts[.ourWork]! + report.xruns.counts[.preempted]! + report.xruns.counts[.pageFaults]!
+        #expect(ours >= 1, "the overrun explains an xrun: \(report.xruns.line)")
+        #expect(report.lines.contains(report.xruns.line))
     }
 
     /// The `prospero-jack-bench` executable built next to this test bundle.

@@ -107,4 +107,33 @@ extension JACKClientTests {
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains("MIDI clock in: 132.0 BPM"), "\(run.output)")
     }
+
+    /// `prospero hecate --callback-timing` at 64-frame periods (#28 item 6's run, for seconds instead of a minute):
+    /// the stop prints the callbacks' distribution and judges every xrun the command counted; a figure for the
+    /// record (the 60 s run is `scripts/soak hecate 1 --period 64 --callback-timing`), so no timing threshold.
+    @Test(.enabled(if: Peers.runnable("jackd") && (Peers.required || JACKClientTests.prospero != nil)))
+    func hecateCallbackTimingReportsTheDistributionAndEveryXrunsCause() throws {
+        let server = try JACKTestServer(period: 64)
+        let result = try Self.run(["hecate", "-s", server.name, "--no-connect-audio", "--no-settings",
+                                   "--port", "\(40_000 + Int(getpid()) % 20_000 + 7)", "--duration", "2", "--callback-timing"])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let stopped = try #require(lines.last { $0.hasPrefix("Stopped (") }, "\(result.output)")
+        let counters = try #require(stopped.firstMatch(of: /(\d+) periods, (\d+) xruns/))
+        let periods = Int(counters.1)!, xruns = Int(counters.2)!
+        let timing = lines.filter { $0.hasPrefix("callback timing: ") }.map { String($0.dropFirst("callback timing: ".count)) }
+        let callbacks = try #require(timing.first?.firstMatch(of: /^callbacks (\d+), period 1333.3 µs/), "\(timing)")
+        #expect(Int(callbacks.1)! == periods, "one timed callback per period")
+        for label in ["wall time (our work + preemption): median ", "thread CPU time (our work only):  median ",
+                      "start to next start:               median "] {
+            let line = try #require(timing.first { $0.hasPrefix(label) }, "\(label) in \(timing)")
+            let q = try #require(line.firstMatch(of: /median ([\d.]+)  p99 ([\d.]+)  p99\.9 ([\d.]+)  max ([\d.]+)/))
+            let values = [q.1, q.2, q.3, q.4].map { Double($0)! }
+            #expect(values == values.sorted() && values[0] > 0, "\(line)")
+        }
+        let judged = try #require(timing.first { $0.hasPrefix("xruns reported: ") }, "\(timing)")
+        #expect(judged.hasPrefix("xruns reported: \(xruns)"), "every xrun counted is judged: \(judged) against \(stopped)")
+        #expect(timing.contains { $0.hasPrefix("cycles this client missed") })
+        #expect(timing.contains { $0.hasPrefix("callback thread scheduling: ") })
+    }
 }

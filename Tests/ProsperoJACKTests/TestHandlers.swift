@@ -132,3 +132,30 @@ final class ScriptedMIDIHandler: JACKProcessHandler, @unchecked Sendable {
         }
     }
 }
+
+/// Silence, except one callback that spins until its thread has used `cpuNanoseconds` of CPU time (to overrun
+/// the period with our own work, whatever else the machine runs).
+final class OverrunningHandler: JACKProcessHandler, @unchecked Sendable {
+    let atCallback: Int
+    let cpuNanoseconds: UInt64
+    let overran = Atomic<Bool>(false)
+    private var callbacks = 0
+
+    init(atCallback: Int, cpuNanoseconds: Int64) {
+        self.atCallback = atCallback
+        self.cpuNanoseconds = UInt64(cpuNanoseconds)
+    }
+
+    func prepare(sampleRate: Double, maximumFrames: Int) {}
+
+    func process(
+        frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+        midiIn: JACKMIDIInput, midiOut: inout JACKMIDIOutput
+    ) {
+        callbacks += 1
+        guard callbacks == atCallback else { return }
+        let start = pj_thread_cpu_nanoseconds()
+        while pj_thread_cpu_nanoseconds() &- start < cpuNanoseconds {}
+        overran.store(true, ordering: .releasing)
+    }
+}
