@@ -92,7 +92,11 @@ let package = Package(
 
         // The studio's portable core: protocol v1 and its codec with limits, client registry (retention, replay,
         // rate limits), security decisions as pure functions, the StudioInstrument protocol and registry.
-        .target(name: "Studio", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "Prospero", "Oberon", "LiveHost", "HiSynth", "Haptics", "Games"]),
+        // What Prospero remembers between runs, portable and below both the command line and the studio: the
+        // settings document and its JSON codec (and the JSON value it is read into), each instrument's settings
+        // and learnable controls, the Hecate pack library. The command line builds it without the studio.
+        .target(name: "InstrumentSettings", dependencies: ["Horatio", "Touchstone", "Ariel", "Hecate", "Prospero", "HiSynth"]),
+        .target(name: "Studio", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "Prospero", "Oberon", "LiveHost", "HiSynth", "Haptics", "Games", "InstrumentSettings"]),
         // Platform edge of the studio: HTTP + WebSocket server (Hummingbird), web resources, audio driver, OSC inputs.
         .target(
             name: "StudioServer",
@@ -113,18 +117,20 @@ let package = Package(
 
         // The settings file on disk (read, atomic write, the saver that writes a second after a change): the
         // file I/O edge of the portable settings codec, for the live commands and the studio alike.
-        .target(name: "ProsperoSettingsFiles", dependencies: ["Studio"]),
+        .target(name: "ProsperoSettingsFiles", dependencies: ["InstrumentSettings"]),
 
         // Platform edge: the camera bridge's Python child (the venv scripts/camera-setup makes), for `prospero camera`
         // and the studio's page cameras (one long-lived process fed frames on a pipe, restarted with backoff).
-        .target(name: "CameraBridge", dependencies: ["Studio"]),
+        // Where the camera bridge's venv and script are (what `prospero camera` needs without the studio).
+        .target(name: "CameraTools"),
+        .target(name: "CameraBridge", dependencies: ["Studio", "CameraTools"]),
 
         // What the command-line executables share: the stop and signals of a live command, the JACK and
         // input-delay options, the user's Hecate pack files.
         .target(
             name: "ProsperoCommandLine",
             dependencies: [
-                "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "Studio",
+                "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "InstrumentSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -135,7 +141,7 @@ let package = Package(
             dependencies: [
                 "Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "ProsperoJACK", "Prospero", "Oberon",
                 "HiSynth", "HiSynthLibrary", "Haptics", "Games", "HapticsEvdev",
-                "LiveHost", "LiveHostPOSIX", "Studio", "ProsperoSettingsFiles", "CameraBridge", "ProsperoCommandLine",
+                "LiveHost", "LiveHostPOSIX", "InstrumentSettings", "ProsperoSettingsFiles", "CameraTools", "ProsperoCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -144,7 +150,7 @@ let package = Package(
             name: "prospero-studio",
             dependencies: [
                 "Enobarbus", "Hecate", "HiSynthLibrary", "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "Studio",
-                "StudioServer", "ProsperoSettingsFiles", "CameraBridge", "ProsperoCommandLine",
+                "StudioServer", "ProsperoSettingsFiles", "CameraBridge", "CameraTools", "InstrumentSettings", "ProsperoCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -154,7 +160,7 @@ let package = Package(
         .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
         .target(name: "ProsperoFuzz", dependencies: [
-            "Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games", "Oberon", "LiveHost", "Studio", "ProsperoLV2",
+            "Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games", "Oberon", "LiveHost", "Studio", "InstrumentSettings", "ProsperoLV2",
             // The studio's WebSocket frame reader is swift-nio's; its fuzz target drives it as the server does.
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -200,16 +206,16 @@ let package = Package(
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Horatio", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),
         .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
         .testTarget(name: "OberonTests", dependencies: ["Oberon", "Ariel", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "StudioTests", dependencies: ["Studio", "LiveHost", "Horatio", "ProsperoTestSupport", "HiSynth", "HiSynthLibrary", "Ariel", "AllocationCounting", "Games", "Haptics", "Enobarbus", "Hecate"]),
+        .testTarget(name: "StudioTests", dependencies: ["Studio", "LiveHost", "Horatio", "ProsperoTestSupport", "HiSynth", "HiSynthLibrary", "Ariel", "AllocationCounting", "Games", "Haptics", "Enobarbus", "Hecate", "InstrumentSettings"]),
         .testTarget(
             name: "StudioServerTests",
             dependencies: [
                 "StudioServer", "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport",
-                "Games", "Haptics", "Ariel", "Enobarbus", "ProsperoSettingsFiles", "CameraBridge",
+                "Games", "Haptics", "Ariel", "Enobarbus", "ProsperoSettingsFiles", "CameraBridge", "CameraTools", "InstrumentSettings",
             ],
             exclude: ["Browser"]
         ),
-        .testTarget(name: "CameraBridgeTests", dependencies: ["Enobarbus", "ProsperoTestSupport", "CameraBridge", "Studio"]),
+        .testTarget(name: "CameraBridgeTests", dependencies: ["Enobarbus", "ProsperoTestSupport", "CameraBridge", "CameraTools", "Studio"]),
         .testTarget(name: "LV2Tests", dependencies: ["ProsperoLV2", "HiSynth", "Hecate", "Enobarbus", "Horatio", "Ariel", "Touchstone", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
     ]
 )

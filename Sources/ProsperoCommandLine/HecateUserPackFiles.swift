@@ -1,5 +1,5 @@
 import Foundation
-import Studio
+import InstrumentSettings
 
 /// The user's Hecate pack files, read at the edge for `prospero studio` and `prospero hecate`:
 /// every `*.json` in `HecatePackLibrary.userPackDirectory` (`$XDG_CONFIG_HOME/prospero/packs`, else

@@ -3,6 +3,7 @@ import Foundation
 import Hecate
 import HiSynth
 import Horatio
+import InstrumentSettings
 import Prospero
 import Enobarbus
 import Games

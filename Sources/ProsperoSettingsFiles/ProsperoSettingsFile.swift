@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Studio
+import InstrumentSettings
 
 /// The settings file on disk: `$XDG_CONFIG_HOME/prospero/settings.json` (an absolute
 /// `XDG_CONFIG_HOME`, as the XDG base directory spec requires), else `~/.config/prospero/settings.json`.

@@ -1,4 +1,4 @@
-import Studio
+import InstrumentSettings
 import Synchronization
 
 /// Saves the studio's settings a moment after they stop changing: a slider drag writes the file

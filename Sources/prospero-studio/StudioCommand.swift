@@ -1,9 +1,11 @@
 import ArgumentParser
 import CameraBridge
+import CameraTools
 import Enobarbus
 import Foundation
 import Hecate
 import HiSynthLibrary
+import InstrumentSettings
 import LiveHost
 import LiveHostPOSIX
 import ProsperoCommandLine

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CameraBridge
+import CameraTools
 import Foundation
 
 #if canImport(Glibc)

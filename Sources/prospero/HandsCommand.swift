@@ -3,11 +3,11 @@ import ArgumentParser
 import Enobarbus
 import Foundation
 import Horatio
+import InstrumentSettings
 import LiveHost
 import LiveHostPOSIX
 import Prospero
 import ProsperoJACK
-import Studio
 import ProsperoCommandLine
 
 /// `prospero hands`: hands and touches over OSC play notes and MIDI live through JACK, or a

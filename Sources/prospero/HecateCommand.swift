@@ -4,10 +4,10 @@ import Enobarbus
 import Foundation
 import Hecate
 import Horatio
+import InstrumentSettings
 import LiveHost
 import LiveHostPOSIX
 import ProsperoJACK
-import Studio
 import Synchronization
 import Touchstone
 import ProsperoCommandLine

@@ -2,10 +2,10 @@ import ArgumentParser
 import Ariel
 import Foundation
 import HiSynth
+import InstrumentSettings
 import LiveHost
 import LiveHostPOSIX
 import ProsperoJACK
-import Studio
 import Synchronization
 import ProsperoCommandLine
 

@@ -1,7 +1,6 @@
 import Ariel
 import Enobarbus
 import LiveHost
-import Studio
 
 
 /// A live instrument with MIDI learn and learned controllers: forwards everything to `base`, and at

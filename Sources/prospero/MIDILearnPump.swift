@@ -1,5 +1,5 @@
 import Ariel
-import Studio
+import InstrumentSettings
 import Synchronization
 
 /// MIDI learn and learned controllers on a live command: while `--learn` controls wait, the next

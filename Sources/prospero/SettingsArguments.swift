@@ -1,8 +1,8 @@
 import ArgumentParser
 import Ariel
 import Foundation
+import InstrumentSettings
 import LiveHostPOSIX
-import Studio
 import ProsperoSettingsFiles
 
 /// The settings file options shared by `prospero hecate`, `prospero hands` (and read by `prospero

@@ -1,5 +1,6 @@
 import Enobarbus
 import Horatio
+import InstrumentSettings
 
 /// One line of the camera bridge's output in `--frames-stdin` mode (scripts/camera/prospero_camera.py
 /// documents the format): the ready line with the face mesh's contour edges, or the answer to one frame.

@@ -1,4 +1,5 @@
 import Enobarbus
+import InstrumentSettings
 import LiveHost
 
 /// The pages' cameras between the socket and the bridge: one stream per client; one frame at a time goes

@@ -1,3 +1,5 @@
+import InstrumentSettings
+
 /// A camera frame a page sends (binary WebSocket message, kind `0x20`, little-endian like every binary frame):
 ///
 /// | bytes | field |

@@ -1,3 +1,5 @@
+import InstrumentSettings
+
 /// The last ``capacity`` latencies of one kind (milliseconds), with their median and 95th percentile.
 public struct StudioLatencyWindow: Sendable, Equatable {
     public static let capacity = 256

@@ -1,3 +1,5 @@
+import InstrumentSettings
+
 /// What Home shows about the sound: which backend plays it and, for JACK, the client, its ports, the
 /// server's rate and period, the output latency, xruns and DSP load. One value type the studio sends
 /// in every `status` message; the server's driver fills it (the one place that maps JACK's figures).

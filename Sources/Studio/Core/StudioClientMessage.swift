@@ -1,4 +1,5 @@
 import Horatio
+import InstrumentSettings
 
 /// What a page sends over `/ws` as a JSON text frame (protocol v1, docs/studio-protocol.md).
 public enum StudioClientMessage: Equatable, Sendable {

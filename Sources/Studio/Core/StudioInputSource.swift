@@ -1,3 +1,5 @@
+import InstrumentSettings
+
 /// An OSC sender the shared inputs have heard from (Home's "input sources" list).
 public struct StudioInputSource: Equatable, Sendable {
     /// "192.168.1.20:9000".

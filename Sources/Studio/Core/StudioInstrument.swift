@@ -1,4 +1,5 @@
 import Enobarbus
+import InstrumentSettings
 
 /// One instrument the studio can play (Hecate, hands, …). A class per instrument, made once when the
 /// studio starts and owned by its ``StudioSession``. Every call comes from the session's control

@@ -1,4 +1,5 @@
 import HiSynth
+import InstrumentSettings
 import LiveHost
 
 extension StudioInstrumentRegistry {

@@ -1,4 +1,5 @@
 import Ariel
+import InstrumentSettings
 
 /// MIDI learn in the studio: the armed control, the learned controllers and the `learn` actions pages
 /// send (`<id>.learn` with a control path, `<id>.learnCancel`, `<id>.learnClear` with a path or null).

@@ -1,3 +1,5 @@
+import InstrumentSettings
+
 /// What the server sends as JSON text frames (protocol v1): every message carries `"v":1`.
 public enum StudioServerMessage: Equatable, Sendable {
     case welcome(client: String, instrument: String?, instruments: [(id: String, name: String)], audio: StudioAudioStatus, resumed: Bool,

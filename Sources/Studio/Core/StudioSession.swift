@@ -1,5 +1,6 @@
 import Ariel
 import Enobarbus
+import InstrumentSettings
 import Synchronization
 
 /// The studio's control centre, independent of any socket. Three parts under one lock, so that

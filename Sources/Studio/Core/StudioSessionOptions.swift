@@ -1,4 +1,5 @@
 import Horatio
+import InstrumentSettings
 
 /// Limits and timings of a ``StudioSession``.
 public struct StudioSessionOptions: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import InstrumentSettings
+
 /// Dispatch onto the instruments: which one is active (shared by every client), controls by path
 /// (`<instrument>.<control>`; only the active instrument takes them), selection (the old instrument
 /// falls silent), touches and the shared live input. Returns what changed; it sends nothing (the

@@ -1,4 +1,5 @@
 import Foundation
+import InstrumentSettings
 
 /// The test tone: a sine to check the sound path end to end (speakers, JACK routing, meters), at a
 /// frequency (20 Hz…20 kHz) and level (−60…−6 dBFS) set by controls, or played on the pad while a

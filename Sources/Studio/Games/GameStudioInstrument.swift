@@ -2,6 +2,7 @@ import Ariel
 import Enobarbus
 import Games
 import Haptics
+import InstrumentSettings
 
 /// A touch game of seed 003 as a studio screen (`/games/<id>/`): the game's model (``GameModel`` in
 /// `Sources/Games`) gets the page's fingers and the session clock (``GameStudioClock``: the audio

@@ -1,4 +1,5 @@
 import Games
+import InstrumentSettings
 
 /// Harmony With Me at `/games/harmony/`. Frame: `circle` ({`x`, `y` 0…1 of the play area, `r` as a
 /// fraction of its width, `until` session s} or null), `group` (sound group), `phrases` (hits so far),

@@ -1,4 +1,5 @@
 import Games
+import InstrumentSettings
 
 /// Touch for Music at `/games/touch/`. Frame: `volume` (0…1), `touching`, `circle` ({`x`, `y`,
 /// `scale`, `opacity`}: the pulsing circle that follows the finger, as the model animates it).

@@ -1,4 +1,5 @@
 import Games
+import InstrumentSettings
 
 /// Feel Your Vibe at `/games/vibe/`. Frame: `frequency` (tremolo rate, Hz), `depth` (0…1),
 /// `crossings` (centre-line crossings so far), `gain` (the tremolo's gain now, 0…1: the engine's while

@@ -1,6 +1,7 @@
 import Ariel
 import Enobarbus
 import Horatio
+import InstrumentSettings
 import LiveHost
 import Prospero
 import Touchstone

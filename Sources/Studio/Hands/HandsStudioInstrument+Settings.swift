@@ -1,11 +1,8 @@
+import InstrumentSettings
+
 extension HandsStudioInstrument {
-    /// The synth panel's continuous controls (attack, release, … gain).
-    public static var learnableControls: [MIDILearnableControl] {
-        HandsSynthControl.all.compactMap { control in
-            guard case .continuous(_, let range, _) = control.kind else { return nil }
-            return .init(path: "hands.synth.\(control.name)", range: range)
-        }
-    }
+    /// The synth panel's continuous controls (``HandsSynthControl/learnableControls``).
+    public static var learnableControls: [MIDILearnableControl] { HandsSynthControl.learnableControls }
 
     /// The hands screen's settings and its synth panel, the settings file's `hands` section.
     public func savedSettings() -> StudioValue? { ProsperoSettings.handsJSON(controller.settings) }

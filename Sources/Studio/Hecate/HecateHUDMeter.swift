@@ -2,6 +2,7 @@ import Foundation
 import Enobarbus
 import Hecate
 import Horatio
+import InstrumentSettings
 
 /// One of the seed's face meters on Hecate's HUD: what it reads off the face, its colour, and the
 /// mappings it shows (their windows and what they drive), taken from the instrument's mapping set

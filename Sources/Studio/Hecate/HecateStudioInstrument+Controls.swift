@@ -1,5 +1,6 @@
 import Hecate
 import Horatio
+import InstrumentSettings
 
 extension HecateStudioInstrument {
     /// Sets one control (`hecate.<name>`); returns the changed state members. Nothing changes when

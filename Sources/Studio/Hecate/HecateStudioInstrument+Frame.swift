@@ -1,6 +1,7 @@
 import Enobarbus
 import Hecate
 import Horatio
+import InstrumentSettings
 
 extension HecateStudioInstrument {
     /// The HUD frame: at most 30 a second, and only when the engine published a snapshot or a face

@@ -1,16 +1,9 @@
 import Hecate
+import InstrumentSettings
 
 extension HecateStudioInstrument {
-    /// Hecate's knobs: tempo, tremolo depth, bass, drone and reverb levels.
-    public static var learnableControls: [MIDILearnableControl] {
-        [
-            .init(path: "hecate.bpm", range: HecateStudioSettings.bpmRange),
-            .init(path: "hecate.tremoloDepth", range: HecateStudioSettings.unitRange),
-            .init(path: "hecate.bassLevel", range: HecateStudioSettings.unitRange),
-            .init(path: "hecate.droneLevel", range: HecateStudioSettings.unitRange),
-            .init(path: "hecate.reverb", range: HecateStudioSettings.unitRange),
-        ]
-    }
+    /// Hecate's knobs (``HecateStudioSettings/learnableControls``).
+    public static var learnableControls: [MIDILearnableControl] { HecateStudioSettings.learnableControls }
 
     /// The screen's settings (not the mute: a studio starts sounding), the settings file's `hecate`
     /// section; its `route` is the route in use (the session writes `auto` while it is the detected one).

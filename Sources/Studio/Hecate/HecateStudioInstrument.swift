@@ -3,6 +3,7 @@ import Enobarbus
 import Foundation
 import Hecate
 import Horatio
+import InstrumentSettings
 import LiveHost
 import Touchstone
 

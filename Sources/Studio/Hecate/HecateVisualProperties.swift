@@ -1,5 +1,6 @@
 import Foundation
 import Hecate
+import InstrumentSettings
 
 /// What Immerse draws with, from one engine snapshot, as the seed's visual-property table maps them:
 /// tone amplitudes → density, bass → bloom, tremolo phase → pump, breath → drift, shimmer → glow,

@@ -1,5 +1,6 @@
 import Foundation
 import HiSynth
+import InstrumentSettings
 
 extension HiSynthStudioInstrument {
     public func apply(action path: String, value: StudioValue) throws(StudioError) -> [String: StudioValue] {

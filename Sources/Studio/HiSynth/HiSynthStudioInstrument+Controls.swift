@@ -1,5 +1,6 @@
 import Foundation
 import HiSynth
+import InstrumentSettings
 
 extension HiSynthStudioInstrument {
     /// Sets one control (`hisynth.<name>`); returns the changed state members. A refused value changes nothing.

@@ -1,4 +1,5 @@
 import HiSynth
+import InstrumentSettings
 
 extension HiSynthStudioInstrument {
     /// The settings the synth runs, in engine units (what the preset became after the documented clamps

@@ -1,5 +1,6 @@
 import Foundation
 import HiSynth
+import InstrumentSettings
 import Oberon
 
 extension HiSynthStudioInstrument {

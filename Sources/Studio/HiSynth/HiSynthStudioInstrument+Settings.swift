@@ -1,14 +1,9 @@
 import HiSynth
+import InstrumentSettings
 
 extension HiSynthStudioInstrument {
-    /// The rack's continuous knobs (levels, envelope, filters, LFO depth, speed and phase, effect amounts);
-    /// whole-number controls (pitch, reverb size) and switches are not learnable.
-    public static var learnableControls: [MIDILearnableControl] {
-        HiSynthRackControl.all.compactMap { control in
-            guard case .number(let range, let whole, _) = control.kind, !whole else { return nil }
-            return .init(path: "hisynth.\(control.name)", range: range)
-        }
-    }
+    /// The rack's continuous knobs (``HiSynthRackControl/learnableControls``).
+    public static var learnableControls: [MIDILearnableControl] { HiSynthRackControl.learnableControls }
 
     /// The settings file's `hisynth` section: the sound as its preset string (every knob, byte-exact as
     /// the original app exports it) and the keyboard's octave.

@@ -2,6 +2,7 @@ import Ariel
 import Enobarbus
 import Foundation
 import HiSynth
+import InstrumentSettings
 import Oberon
 import Touchstone
 

@@ -1,4 +1,5 @@
 import Hecate
+import InstrumentSettings
 
 extension StudioSession {
     /// Puts `settings` on the instruments, each reading its own section through its own controls (the same

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Studio
+import InstrumentSettings
 import ProsperoSettingsFiles
 import Testing
 

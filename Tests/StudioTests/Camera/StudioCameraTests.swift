@@ -1,4 +1,5 @@
 import Enobarbus
+import InstrumentSettings
 import LiveHost
 import Studio
 import Synchronization

@@ -1,3 +1,4 @@
+import InstrumentSettings
 import Studio
 import Testing
 

@@ -1,5 +1,5 @@
 import Horatio
-import Studio
+import InstrumentSettings
 import Testing
 
 @Suite("Studio JSON")

@@ -1,6 +1,7 @@
 import AllocationCounting
 import Ariel
 import Foundation
+import InstrumentSettings
 import Studio
 import Testing
 

@@ -1,5 +1,6 @@
 import Games
 import Haptics
+import InstrumentSettings
 import Studio
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import Ariel
+import InstrumentSettings
 import Studio
 import Testing
 

@@ -2,6 +2,7 @@ import Enobarbus
 import Foundation
 import Hecate
 import Horatio
+import InstrumentSettings
 import Studio
 import Testing
 

@@ -2,7 +2,6 @@ import AllocationCounting
 import Ariel
 import HiSynth
 import ProsperoTestSupport
-import Studio
 import Testing
 
 /// The rack renders without allocating: settings, notes, song choice, transport and MIDI in, through

@@ -1,6 +1,7 @@
 import Ariel
 import Foundation
 import HiSynth
+import InstrumentSettings
 import Studio
 import Testing
 

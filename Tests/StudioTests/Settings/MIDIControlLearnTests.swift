@@ -1,5 +1,6 @@
 import Ariel
 import Hecate
+import InstrumentSettings
 import Studio
 import Testing
 
@@ -59,6 +60,16 @@ struct MIDIControlLearnTests {
         #expect(HandsStudioInstrument.learnableControls.count == HandsSynthControl.all.filter {
             if case .continuous = $0.kind { return true } else { return false }
         }.count)
+    }
+
+    /// The settings file validates bindings against `MIDILearnableControl.all`, declared below the studio (the
+    /// command line reads the file without it); the studio's registry declares the same union from its instruments.
+    @Test("the settings file's learnable controls are exactly the studio instruments' own")
+    func settingsAndRegistryAgree() {
+        let registry = StudioInstrumentRegistry.standardTypes.flatMap { $0.learnableControls }
+        #expect(Set(registry) == Set(MIDILearnableControl.all))
+        #expect(registry.count == MIDILearnableControl.all.count, "no control declared twice")
+        #expect(!HiSynthStudioInstrument.learnableControls.isEmpty && !HecateStudioInstrument.learnableControls.isEmpty)
     }
 
     @Test("a learned knob moves Hecate's setting and gives the engine command the slider gives")

@@ -1,7 +1,7 @@
 import Ariel
 import Hecate
 import Horatio
-import Studio
+import InstrumentSettings
 import Testing
 
 /// The settings document: a round trip keeps every member; a hostile document is refused with the

@@ -1,6 +1,7 @@
 import Ariel
 import Hecate
 import HiSynth
+import InstrumentSettings
 import Studio
 import Synchronization
 import Testing

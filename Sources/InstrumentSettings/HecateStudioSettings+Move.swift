@@ -6,7 +6,7 @@ extension HecateStudioSettings {
     /// studio's slider sends them: the tempo, the tremolo, or the pack's voice with the new level
     /// (the engine glides levels over 50 ms). Empty for a path that is not one of Hecate's knobs.
     public mutating func move(_ path: String, to value: Double, pack: SoundPack) -> [DroneSynthEngine.Command] {
-        guard let control = HecateStudioInstrument.learnableControls.first(where: { $0.path == path }), value.isFinite else { return [] }
+        guard let control = Self.learnableControls.first(where: { $0.path == path }), value.isFinite else { return [] }
         let v = min(max(value, control.range.lowerBound), control.range.upperBound)
         switch path {
         case "hecate.bpm":
