@@ -147,7 +147,9 @@ def frames(source, args, stop):
         ok, image = obj.read()
         if not ok:
             return
-        yield image, time.monotonic()
+        # A file's frame is stamped with its own time in the file (as a camera stamps its capture), not with
+        # when a busy machine got round to reading it: the smoothing then sees the motion the file has.
+        yield image, (next_due if video_period else time.monotonic())
         if video_period:  # play files at their own rate, as a camera would deliver them
             next_due += video_period
             time.sleep(max(0.0, next_due - time.monotonic()))
@@ -508,9 +510,10 @@ def main(argv):
     try:
         for image, captured in frames(source, args, stop):
             rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+            # The tracker's clock (its smoothing, calibration, the lines' `t`) is the frame's own time.
+            sent = tracker.process(rgb, captured, out)
             now = time.monotonic()
-            sent = tracker.process(rgb, now, out)
-            busy += time.monotonic() - captured
+            busy += now - captured
             count += 1
             if sent and args.once:
                 break
