@@ -6,9 +6,12 @@ import NIOCore
 import NIOPosix
 import Testing
 
-/// Collects packets from a receiver until `count` arrived or `timeout` seconds passed (generous: the
-/// senders are processes, started one after another on a machine the whole suite keeps busy).
-func collect(_ receiver: OSCUDPReceiver, count: Int, timeout: Double = 30) async -> [ReceivedOSCPacket] {
+/// Collects packets from a receiver until `count` arrived, or until `grace` seconds after `sender` finished (every
+/// packet sent: what has not arrived by then was lost), or `timeout` seconds without a sender. Waiting on the
+/// sender rather than the clock: its processes start one after another on a machine the whole suite keeps busy,
+/// and five of them took over 30 s there.
+func collect(_ receiver: OSCUDPReceiver, count: Int, timeout: Double = 30, after sender: Task<Void, any Error>? = nil,
+             grace: Double = 5) async -> [ReceivedOSCPacket] {
     await withTaskGroup(of: [ReceivedOSCPacket]?.self) { group in
         group.addTask {
             var out: [ReceivedOSCPacket] = []
@@ -19,7 +22,12 @@ func collect(_ receiver: OSCUDPReceiver, count: Int, timeout: Double = 30) async
             return out
         }
         group.addTask {
-            try? await Task.sleep(for: .seconds(timeout))
+            if let sender {
+                _ = await sender.result
+                try? await Task.sleep(for: .seconds(grace))
+            } else {
+                try? await Task.sleep(for: .seconds(timeout))
+            }
             return nil
         }
         let first = await group.next() ?? nil
@@ -41,7 +49,7 @@ func framesFromSender(expectPackets: Int, quietInterval: Double = 1, _ send: @es
     let port = receiver.localPort
     #expect(port > 0)
     let sender = Task { try await send(port) }
-    let packets = await collect(receiver, count: expectPackets)
+    let packets = await collect(receiver, count: expectPackets, after: sender)
     try await sender.value
     let statistics = receiver.statistics
     try await receiver.close().get()
@@ -180,7 +188,7 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
                                 (0x11223344, "r"), ([1, 2.5], None)))
                 """, port: port)
         }
-        let packets = await collect(receiver, count: 1)
+        let packets = await collect(receiver, count: 1, after: sender)
         try await sender.value
         try await receiver.close().get()
         let packet = try #require(packets.first?.packet)
