@@ -47,6 +47,8 @@ extension JACKClientTests {
         var output: String
         /// "input → sound N frames" as prospero printed it.
         var printedInputToSound: Int?
+        /// Xruns prospero's own callback caused, by its `--callback-timing` account (nil: none printed).
+        var xrunsOfOurs: Int?
 
         var isDisturbed: Bool { frames.count < JACKClientTests.gestureEvents }
         var median: Int { LatencyRun.median(frames) }
@@ -103,8 +105,9 @@ extension JACKClientTests {
         // No reverb, so the sound ends soon after the face (each event starts from silence).
         let prospero = try ProsperoOnJACK(
             kind == .midiIn
-                ? ["play", "--client-name", "GestureHecate", "--no-connect-audio", "--release", "0.05"]
-                : ["hecate", "--client-name", "GestureHecate", "--no-connect-audio", "--no-settings", "--reverb-mix", "0", "--port", "\(port)"],
+                ? ["play", "--client-name", "GestureHecate", "--no-connect-audio", "--release", "0.05", "--callback-timing"]
+                : ["hecate", "--client-name", "GestureHecate", "--no-connect-audio", "--no-settings", "--reverb-mix", "0", "--port", "\(port)",
+                   "--callback-timing"],
             server: server, log: "gesture")
         try prospero.waitForLine(containing: "MIDI in → sound", timeout: .seconds(10))
         try waitUntil("out_left to connect to the probe") { probe.connect("GestureHecate:out_left", to: probe.audioInput) }
@@ -203,7 +206,8 @@ extension JACKClientTests {
             guard let r = line.range(of: "input → sound ") else { return nil }
             return Int(line[r.upperBound...].prefix { $0.isNumber })
         }
-        let run = GestureRun(period: period, sender: kind, frames: frames, disturbedEvents: disturbed, output: text, printedInputToSound: printed)
+        let run = GestureRun(period: period, sender: kind, frames: frames, disturbedEvents: disturbed, output: text, printedInputToSound: printed,
+                             xrunsOfOurs: Self.xrunsOfOurs(in: text))
         print("gesture latency run: \(run)")
         return run
     }
@@ -222,9 +226,11 @@ extension JACKClientTests {
             merge: { run, next in
                 run.frames += next.frames
                 run.disturbedEvents += next.disturbedEvents
+                run.xrunsOfOurs = Self.sum(run.xrunsOfOurs, next.xrunsOfOurs)
             })
         guard var run = pooled, enough else {
-            Issue.record("gesture latency \(sender) -p \(period): twelve runs kept \(pooled?.frames.count ?? 0) undisturbed events of \(Self.gestureEvents)")
+            try Self.tooFewUndisturbed("gesture latency \(sender) -p \(period): twelve runs kept \(pooled?.frames.count ?? 0) undisturbed events of \(Self.gestureEvents)",
+                                       xrunsOfOurs: pooled?.xrunsOfOurs)
             return
         }
         run.frames = Array(run.frames.prefix(Self.gestureEvents))

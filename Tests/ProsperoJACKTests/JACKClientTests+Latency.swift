@@ -27,6 +27,8 @@ extension JACKClientTests {
         var output: String
         /// "input → sound N frames" as prospero printed it.
         var printedInputToSound: Int?
+        /// Xruns prospero's own callback caused, by its `--callback-timing` account (nil: none printed).
+        var xrunsOfOurs: Int?
 
         /// Too many events were disturbed to gather the sample.
         var isDisturbed: Bool { audio.count < JACKClientTests.latencyEvents }
@@ -92,7 +94,7 @@ extension JACKClientTests {
         defer { probe.close() }
         let port = freePort
         let sender = try UDPTestSender()
-        let prospero = try ProsperoOnJACK(subject.arguments(port, probe.midiInput) + ["--client-name", subject.client],
+        let prospero = try ProsperoOnJACK(subject.arguments(port, probe.midiInput) + ["--client-name", subject.client, "--callback-timing"],
                                           server: server, log: "latency")
         try prospero.waitForLine(containing: "input → sound")
         func output() -> String { prospero.output }
@@ -174,7 +176,8 @@ extension JACKClientTests {
         }
         let run = LatencyRun(audio: audio.map { $0 + audioPort }, midi: subject.measuresMIDI ? midi.map { $0 + midiPort } : [],
                           audioPortLatency: audioPort, midiPortLatency: midiPort,
-                          disturbedEvents: disturbed, output: text, printedInputToSound: printed)
+                          disturbedEvents: disturbed, output: text, printedInputToSound: printed,
+                          xrunsOfOurs: Self.xrunsOfOurs(in: text))
         print("latency run at -p \(period): \(run)")
         return run
     }
@@ -192,9 +195,11 @@ extension JACKClientTests {
                 run.audio += next.audio
                 run.midi += next.midi
                 run.disturbedEvents += next.disturbedEvents
+                run.xrunsOfOurs = Self.sum(run.xrunsOfOurs, next.xrunsOfOurs)
             })
         guard var run = pooled, enough else {
-            Issue.record("latency -p \(period): eight runs kept \(pooled?.audio.count ?? 0) undisturbed events of \(Self.latencyEvents)")
+            try Self.tooFewUndisturbed("latency -p \(period): eight runs kept \(pooled?.audio.count ?? 0) undisturbed events of \(Self.latencyEvents)",
+                                       xrunsOfOurs: pooled?.xrunsOfOurs)
             return
         }
         run.audio = Array(run.audio.prefix(Self.latencyEvents))

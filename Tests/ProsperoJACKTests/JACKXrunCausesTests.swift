@@ -65,3 +65,18 @@ import Testing
         #expect(report.lines.contains { $0.hasPrefix("xruns reported: 1: 1 no callback of ours over the period") })
     }
 }
+
+/// The timing tests read the command's own account of its xruns (what `--callback-timing` prints) to tell a busy
+/// machine from an overrun of ours.
+@Suite struct CallbackTimingAccountTests {
+    @Test func xrunsOfOursCountOurWorkAndPageFaultsOnly() {
+        func account(_ counts: [JACKXrunCauses.Cause: Int]) -> String {
+            "Stopped (requested): 100 periods\ncallback timing: \(JACKXrunCauses(counts: counts).line)\ncallback timing: callback thread scheduling: SCHED_FIFO priority 5"
+        }
+        #expect(JACKClientTests.xrunsOfOurs(in: account([.ourWork: 2, .noOverrunOfOurs: 3, .pageFaults: 1])) == 3)
+        #expect(JACKClientTests.xrunsOfOurs(in: account([.preempted: 4, .noOverrunOfOurs: 7])) == 0)
+        #expect(JACKClientTests.xrunsOfOurs(in: account([:])) == 0)
+        #expect(JACKClientTests.xrunsOfOurs(in: "Stopped (requested): 100 periods, 0 xruns") == nil, "no account: unknown")
+        #expect(JACKClientTests.sum(2, 3) == 5 && JACKClientTests.sum(2, nil) == nil)
+    }
+}
