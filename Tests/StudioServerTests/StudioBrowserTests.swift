@@ -71,6 +71,7 @@ struct StudioBrowserTests {
         if ProcessInfo.processInfo.environment["PROSPERO_SCREENSHOTS_DIR"] != nil {
             let chosen = ProcessInfo.processInfo.environment["PROSPERO_PHONE_SHOTS"].map { $0.split(separator: ",").map(String.init) }
                 ?? Self.phoneShots
+            try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
             for state in chosen {
                 let source = shots.appendingPathComponent("\(state).png")
                 let name = Self.phoneShotName(state)
