@@ -44,6 +44,7 @@ static struct {
     void (*port_get_latency_range)(jack_port_t *, int, pj_jack_latency_range_t *);
     void (*port_set_latency_range)(jack_port_t *, int, pj_jack_latency_range_t *);
     int (*set_latency_callback)(jack_client_t *, pj_jack_latency_callback, void *);
+    int (*recompute_total_latencies)(jack_client_t *);
     int (*set_port_connect_callback)(jack_client_t *, pj_jack_port_connect_callback, void *);
     const char **(*get_ports)(jack_client_t *, const char *, const char *, unsigned long);
     const char **(*port_get_all_connections)(const jack_client_t *, const jack_port_t *);
@@ -142,6 +143,7 @@ static void load(void) {
     resolve(library, (void **)&api.on_info_shutdown, "jack_on_info_shutdown", 0);
     resolve(library, (void **)&api.port_set_latency_range, "jack_port_set_latency_range", 0);
     resolve(library, (void **)&api.set_latency_callback, "jack_set_latency_callback", 0);
+    resolve(library, (void **)&api.recompute_total_latencies, "jack_recompute_total_latencies", 0);
     resolve(library, (void **)&api.set_port_connect_callback, "jack_set_port_connect_callback", 0);
     resolve(library, (void **)&api.get_version_string, "jack_get_version_string", 0);
     resolve(library, (void **)&api.set_error_function, "jack_set_error_function", 0);
@@ -164,6 +166,9 @@ int pj_jack_has_info_shutdown(void) { return api.on_info_shutdown != NULL; }
 int pj_jack_has_latency_callback(void) { return api.set_latency_callback != NULL && api.port_set_latency_range != NULL; }
 int pj_jack_set_latency_callback(jack_client_t *c, pj_jack_latency_callback f, void *a) {
     return api.set_latency_callback ? api.set_latency_callback(c, f, a) : -1;
+}
+int pj_jack_recompute_total_latencies(jack_client_t *c) {
+    return api.recompute_total_latencies ? api.recompute_total_latencies(c) : -1;
 }
 int pj_jack_set_port_connect_callback(jack_client_t *c, pj_jack_port_connect_callback f, void *a) {
     return api.set_port_connect_callback ? api.set_port_connect_callback(c, f, a) : -1;

@@ -16,6 +16,8 @@ import Prospero
 /// | `bend` | continuous pitch bend inside a zone (always on in MPE) | false |
 /// | `bendRange` | semitones, sent to the receiver and set on the synth alike | 1…24, 2 |
 /// | `output` | midi, synth, both | synth |
+/// | `velocity` | the velocity dial: the note-on velocity of a touch that measured no force (see ``HandsStudioController``) | the router's velocity range (40…127), 84 |
+/// | `mod` | the mod dial: CC 1 (mod wheel) on the hands' channels at `midi_out`; the built-in synth's LFO depth × 127 (not a field: `synth.lfoDepth` keeps it) | 0…127 |
 /// | `synth.*` | the synth panel, see ``HandsSynthControl`` | `PolySynthSettings()` |
 public struct HandsStudioSettings: Sendable, Hashable, Codable {
     public var key: MusicalKey = .c
@@ -30,6 +32,9 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
     /// Semitones each way, 1…24 (the synth's limit, so a receiver and the synth bend alike).
     public var bendRange = 2
     public var output: HandsOutput = .synth
+    /// The velocity dial: the velocity a touch plays when it measured no force (no pressure, no contact size,
+    /// no approach speed), within the router's velocity range. 84 is what such a touch played before the dial turned.
+    public var velocity = 84
     public var synth = PolySynthSettings()
 
     public init() {}
@@ -56,6 +61,10 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
     /// The first setting out of range.
     public func validate() throws(HandsStudioSettingsError) {
         guard (1...24).contains(bendRange) else { throw .init(path: "bendRange", "must be 1…24 semitones, not \(bendRange)") }
+        let velocities = routerSettings.minimumVelocity...routerSettings.maximumVelocity
+        guard velocities.contains(velocity) else {
+            throw .init(path: "velocity", "must be \(velocities.lowerBound)…\(velocities.upperBound), not \(velocity)")
+        }
         switch channelMode {
         case .single, .mpe:
             guard (1...16).contains(channel) else { throw .init(path: "channel", "must be 1…16, not \(channel)") }
@@ -72,7 +81,19 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
     }
 
     /// The paths of the router's settings (the rest are `synth.<control>`).
-    public static let paths = ["key", "scale", "low", "high", "channelMode", "channel", "channels", "bend", "bendRange", "output"]
+    public static let paths = ["key", "scale", "low", "high", "channelMode", "channel", "channels", "bend", "bendRange", "output",
+                               "velocity"]
+
+    /// The mod dial's path: a view of `synth.lfoDepth` (CC 1 is the synth's depth control), so it is not saved twice.
+    public static let modPath = "mod"
+    /// The mod dial's range: a 7-bit controller value.
+    public static let modRange = 0...127
+
+    /// The mod dial: the synth's LFO depth as the CC 1 value that sets it (0…127).
+    public var mod: Int { Int((min(max(synth.lfoDepth, 0), 1) * 127).rounded()) }
+
+    /// The velocity dial's range: the router's velocity range (the velocities notes can have).
+    public var velocityRange: ClosedRange<Int> { routerSettings.minimumVelocity...routerSettings.maximumVelocity }
 
     /// The value at `path` (see the table), nil for an unknown path.
     public func value(at path: String) -> HandsSettingValue? {
@@ -87,6 +108,8 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
         case "bend": return .flag(bend)
         case "bendRange": return .number(Double(bendRange))
         case "output": return .text(output.rawValue)
+        case "velocity": return .number(Double(velocity))
+        case Self.modPath: return .number(Double(mod))
         default:
             guard path.hasPrefix("synth."), let control = HandsSynthControl.named(String(path.dropFirst(6))) else { return nil }
             return control.value(in: synth)
@@ -135,9 +158,14 @@ public struct HandsStudioSettings: Sendable, Hashable, Codable {
         case ("output", .text(let text)):
             guard let o = HandsOutput(rawValue: text) else { throw .init(path: path, "must be midi, synth or both, not '\(text)'") }
             next.output = o
+        case ("velocity", .number(let n)): next.velocity = try Self.integer(n, path)
+        case (Self.modPath, .number(let n)):
+            let v = try Self.integer(n, path)
+            guard Self.modRange.contains(v) else { throw .init(path: path, "must be 0…127, not \(v)") }
+            next.synth.lfoDepth = Double(v) / 127
         case ("key", _), ("scale", _), ("channelMode", _), ("output", _): throw .init(path: path, "must be a name")
         case ("channels", _): throw .init(path: path, "must be four channels separated by commas, e.g. 1,2,3,4")
-        case ("channel", _), ("bendRange", _): throw .init(path: path, "must be a number")
+        case ("channel", _), ("bendRange", _), ("velocity", _), (Self.modPath, _): throw .init(path: path, "must be a number")
         case ("bend", _): throw .init(path: path, "must be true or false")
         default: throw .init(path: path, "no such setting", isUnknownSetting: true)
         }

@@ -133,6 +133,7 @@ extension ProsperoSettings {
         if let v = o["high"] { s.highestNote = try Self.integer(v, 0...127, "hands.high") }
         if let v = o["channel"] { s.channel = try Self.integer(v, 1...16, "hands.channel") }
         if let v = o["bendRange"] { s.bendRange = try Self.integer(v, 1...24, "hands.bendRange") }
+        if let v = o["velocity"] { s.velocity = try Self.integer(v, s.velocityRange, "hands.velocity") }
         for path in ["key", "scale", "channelMode", "channels", "output"] {
             guard let v = o[path] else { continue }
             let text = try Self.text(v, "hands.\(path)", maximumLength: 64)

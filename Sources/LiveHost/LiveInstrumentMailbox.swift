@@ -42,6 +42,8 @@ public final class LiveInstrumentMailbox: LiveInstrument, @unchecked Sendable {
         base.advance(to: time)
     }
 
+    /// The base's: a resting host still runs posted work, within its resting tick.
+    public var canRest: Bool { base.canRest }
     public func finish(at time: Double) { base.finish(at: time) }
     public func statusLine(at time: Double) -> String? { base.statusLine(at: time) }
 }

@@ -122,6 +122,14 @@ public final class JACKClient: @unchecked Sendable {
     /// The latest period's frame time and start while active (nil before activation).
     var periodClock: JACKPeriodClock? { state?.periodClock }
 
+    /// Asks the server to run every latency callback again (`jack_recompute_total_latencies`), so that the
+    /// ports carry the handler's new ``JACKProcessHandler/processingLatency`` (the studio switched to an
+    /// instrument with another look-ahead). Not from the process thread; nothing when inactive.
+    public func recomputeLatencies() {
+        guard isActive else { return }
+        _ = pj_jack_recompute_total_latencies(connection.handle)
+    }
+
     /// Prepares `handler` for the server's sample rate and period, installs the callbacks and
     /// starts processing. The client keeps `handler` alive until the next activation or close.
     /// - Parameter timing: when given, every callback's wall and CPU time, page faults and context

@@ -101,6 +101,8 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
         var nextFullStatus = ContinuousClock.now + .seconds(1)
         var seenGraphChanges = 0
         var graphChangedAt: ContinuousClock.Instant?
+        // The handler's latency may change while it plays (the studio's instruments differ in look-ahead).
+        var reportedLatency = client?.handlerProcessingLatency ?? 0
         while true {
             if let outcome = reasonToEnd() {
                 if let client {
@@ -112,8 +114,15 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
             if let current = client {
                 let statistics = current.statistics
                 lastStatistics.withLock { $0 = statistics }
+                let latency = current.handlerProcessingLatency
+                let latencyChanged = latency != reportedLatency && !current.isServerGone
+                if latencyChanged {
+                    // JACK asks the latency callback again: the ports carry the new figure, which the status below reads.
+                    reportedLatency = latency
+                    current.recomputeLatencies()
+                }
                 let status: AudioHostStatus
-                if ContinuousClock.now >= nextFullStatus, !current.isServerGone {
+                if latencyChanged || (ContinuousClock.now >= nextFullStatus && !current.isServerGone) {
                     nextFullStatus = ContinuousClock.now + .seconds(1)
                     var full = current.audioStatus
                     full.inputDelayFrames = inputClock?.delay(forPeriod: full.periodFrames)
@@ -127,6 +136,7 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
                         return s
                     }
                 }
+                if latencyChanged { log(status.latencyLine) }
                 if status.xruns > reportedXruns {
                     log(status.xrunLine)
                     reportedXruns = status.xruns
@@ -161,6 +171,7 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
                 // Reconnecting: one attempt per interval, still polling for a reason to end.
                 do {
                     client = try start(isReconnect: true)
+                    reportedLatency = client?.handlerProcessingLatency ?? 0
                     reconnections.add(1, ordering: .relaxed)
                     reportedXruns = 0
                     seenGraphChanges = 0

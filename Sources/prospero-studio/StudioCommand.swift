@@ -13,6 +13,7 @@ import ProsperoJACK
 import ProsperoSettingsFiles
 import Studio
 import StudioServer
+import Synchronization
 
 /// `prospero studio`: the local web app. Serves Home and every instrument's page, runs the active
 /// instrument's engine once in this process (through JACK, streamed to the pages with `--audio browser`,
@@ -150,24 +151,37 @@ struct StudioCommand: ParsableCommand {
         let startStatus = StudioAudioStatusMapping.status(
             jack: jack, clientName: live.clientName, note: jack == nil ? "--audio none: nothing renders" : nil)
         let jackSession = driver.map { LiveSession(handler: $0, options: live.options, stop: stop, log: { StandardOutput.line($0) }) }
+        // The output route: detected at start and, with JACK, again whenever the connections change.
+        let route = StudioRouteState()
+        let settings = startSettings(session: session, jackRunning: jack != nil, route: route, stop: stop)
+        // The shared OSC input's instrument; the route follower's work runs on its thread, as in `prospero hecate`.
+        let liveInstrument = LiveInstrumentMailbox(base: StudioLiveInstrument(session: session))
+        let follower = jackSession.map { _ in
+            OutputRouteFollower(initial: route.detected, serverName: live.server) { detected in
+                liveInstrument.post { StudioCommand.follow(detected, session: session, route: route) }
+            }
+        }
         let audioStatus: (@Sendable (Double) -> StudioAudioStatus)?
         if let browser {
             audioStatus = { browser.status(at: $0) }
         } else if let jackSession {
-            audioStatus = { _ in StudioAudioStatusMapping.status(host: jackSession.audioStatus, fallback: startStatus) }
+            audioStatus = { _ in
+                var s = StudioAudioStatusMapping.status(host: jackSession.audioStatus, fallback: startStatus)
+                s.route = (follower?.latest ?? route.detected)?.summary
+                return s
+            }
         } else {
             audioStatus = nil
         }
         session.audioStatus = audioStatus?(MonotonicClock.now()) ?? startStatus
         let server = StudioServer(session: session, options: options, resources: try StudioResources.bundled(), tap: tap,
                                   log: { StandardOutput.line($0) }, audioStatus: audioStatus)
-        let settings = startSettings(session: session, jackRunning: jack != nil, stop: stop)
         let midi = driver?.deliverControlChanges(to: { session.receiveMIDI($0) }, stop: stop)
         browser?.start(stop: stop)
 
         // The shared OSC input, with the pages' cameras (their faces enter as any sender's do).
         let tracker = StudioSourceTracker(MergedDatagramSource([UDPDatagramSource(host: oscHost, port: oscPort), camera.input]))
-        let input = LiveHost(source: tracker, instrument: StudioLiveInstrument(session: session), stop: stop,
+        let input = LiveHost(source: tracker, instrument: liveInstrument, stop: stop,
                              options: LiveHostOptions(allow: try oscAllowList(), statusInterval: 0.5))
         do { try input.start() } catch { throw ValidationError("cannot listen for OSC on udp \(oscHost):\(oscPort): \(error)") }
 
@@ -226,6 +240,7 @@ struct StudioCommand: ParsableCommand {
         if let jackSession {
             jackSession.inputClock = inputClock
             jackSession.beforeFinalPeriod = { session.finish(at: MonotonicClock.now()) }
+            jackSession.onGraphChange = follower?.graphChanged
             let outcome: LiveSessionOutcome
             do { outcome = try jackSession.run() } catch {
                 stop.request(.failed("\(error)"))
@@ -253,7 +268,7 @@ struct StudioCommand: ParsableCommand {
     /// Reads the settings file onto the instruments (the output route detected from JACK when it is
     /// `auto`), then saves the settings a second after they change (the session announces each change:
     /// nothing polls) and once more at the stop.
-    func startSettings(session: StudioSession, jackRunning: Bool, stop: LiveStop) -> StudioSettingsSaving {
+    func startSettings(session: StudioSession, jackRunning: Bool, route: StudioRouteState, stop: LiveStop) -> StudioSettingsSaving {
         let file = settingsPath.map { ProsperoSettingsFile(path: $0) } ?? ProsperoSettingsFile(environment: ProcessInfo.processInfo.environment)
         var saved = ProsperoSettings()
         if !noSettings {
@@ -261,11 +276,10 @@ struct StudioCommand: ParsableCommand {
             if let warning = loaded.warning { FileHandle.standardError.write(Data("prospero: \(warning)\n".utf8)) }
             saved = loaded.settings
         }
-        var automaticRoute: OutputRoute?
+        let detected = jackRunning ? try? JACKOutputRoute.detect(serverName: live.server) : nil
+        route.start(detected: detected, automatic: saved.hecateRouteIsAutomatic ? detected?.route ?? .wired : nil)
         if saved.hecateRouteIsAutomatic {
-            let detected = jackRunning ? try? JACKOutputRoute.detect(serverName: live.server) : nil
             saved.hecate.route = detected?.route ?? .wired
-            automaticRoute = saved.hecate.route
             StandardOutput.line("studio: output route: " + (detected?.summary ?? "no JACK report of the output device: wired"))
         }
         for refused in session.apply(saved) { FileHandle.standardError.write(Data("prospero: settings: \(refused)\n".utf8)) }
@@ -274,11 +288,11 @@ struct StudioCommand: ParsableCommand {
             done.request(.requested)
             return StudioSettingsSaving(done: done)
         }
-        let saver = ProsperoSettingsSaver(file: file, saved: session.currentSettings(over: saved, automaticRoute: automaticRoute))
+        let saver = ProsperoSettingsSaver(file: file, saved: session.currentSettings(over: saved, automaticRoute: route.automatic))
         StandardOutput.line("studio: settings in \(file.path)")
-        let (base, route) = (saved, automaticRoute)
+        let base = saved
         let offer: @Sendable () -> Void = {
-            if let error = saver.offer(session.currentSettings(over: base, automaticRoute: route), now: MonotonicClock.now()) {
+            if let error = saver.offer(session.currentSettings(over: base, automaticRoute: route.automatic), now: MonotonicClock.now()) {
                 FileHandle.standardError.write(Data("prospero: \(error)\n".utf8))
             }
         }
@@ -300,6 +314,35 @@ struct StudioCommand: ParsableCommand {
             }
         }
         return StudioSettingsSaving(done: done)
+    }
+
+    /// A new output route (JACK's connections changed): Hecate's route follows while it is the detected one
+    /// (a route chosen on the page stays), which moves its limiter ceiling through its own control; the pages
+    /// see the `changed` route now and the audio status's route with the next status push. On the live
+    /// host's thread (the follower posts it there).
+    static func follow(_ detected: OutputRouteDetection, session: StudioSession, route: StudioRouteState) {
+        let hecate = session.withInstrument("hecate") { $0.stateJSON() }
+        let current = hecate?["route"]?.string.flatMap(OutputRoute.init(rawValue:))
+        var line = "studio: output route now: \(detected.summary)"
+        if let automatic = route.automatic, let current, current == automatic {
+            route.follow(detected.route)
+            session.set("hecate.route", to: .string(detected.route.rawValue))
+            let playAlong = hecate?["playAlong"]?.bool ?? false
+            line += "; hecate limiter \(Int(detected.route.limiterCeiling(playAlong: playAlong))) dBFS"
+        } else if let current {
+            line += "; hecate keeps its chosen route (\(current.rawValue))"
+        }
+        StandardOutput.line(line)
+    }
+
+    /// The output route: what JACK reported last, and Hecate's route while it is automatic (nil: chosen).
+    final class StudioRouteState: Sendable {
+        private let state = Mutex<(detected: OutputRouteDetection?, automatic: OutputRoute?)>((nil, nil))
+        func start(detected: OutputRouteDetection?, automatic: OutputRoute?) { state.withLock { $0 = (detected, automatic) } }
+        /// Hecate now plays the detected `route` (it was automatic and still is).
+        func follow(_ route: OutputRoute) { state.withLock { $0.automatic = route } }
+        var detected: OutputRouteDetection? { state.withLock { $0.detected } }
+        var automatic: OutputRoute? { state.withLock { $0.automatic } }
     }
 
     /// The settings saver's end (its last save is written before the command returns).

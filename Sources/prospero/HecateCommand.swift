@@ -8,7 +8,6 @@ import InstrumentSettings
 import LiveHost
 import LiveHostPOSIX
 import ProsperoJACK
-import Synchronization
 import Touchstone
 import ProsperoCommandLine
 
@@ -276,19 +275,12 @@ struct HecateCommand: ParsableCommand {
     /// connected or disconnected); a new route sets the limiter's ceiling, sent from the live host's thread.
     static func followRoute(_ settings: HecateStudioSettings, server: String?, into mailbox: LiveInstrumentMailbox,
                             host: EngineHost<DroneSynthEngine>) -> @Sendable ([String]) -> Void {
-        let current = Mutex(settings.route)
         let playAlong = settings.playAlong
-        return { outputs in
-            guard let detected = try? JACKOutputRoute.detect(serverName: server, outputs: outputs) else { return }
-            let changed = current.withLock { route in
-                defer { route = detected.route }
-                return route != detected.route
-            }
-            guard changed else { return }
+        return OutputRouteFollower(initial: OutputRouteDetection(route: settings.route, evidence: nil), serverName: server) { detected in
             let ceiling = detected.route.limiterCeiling(playAlong: playAlong)
             StandardOutput.line("hecate: output route now: \(detected.summary); limiter \(Int(ceiling)) dBFS")
             mailbox.post { host.send(.output(playAlong: playAlong, route: detected.route)) }
-        }
+        }.graphChanged
     }
 
     /// The live settings a learned controller moves (one thread: the live host's).

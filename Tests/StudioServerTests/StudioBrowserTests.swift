@@ -49,6 +49,12 @@ struct StudioBrowserTests {
         #expect(process.terminationStatus == 0)
     }
 
+    /// The layout test's 390x844 states the README shows (`page-state`, as layout_phone.py names them).
+    static let phoneShots = ["home-page", "hecate-hud", "hands-pad", "hisynth-rack", "vibe-play"]
+
+    /// The README's name of a state's picture: the page's ("hecate-hud" → "hecate").
+    static func phoneShotName(_ state: String) -> String { String(state.split(separator: "-").first ?? Substring(state)) }
+
     @Test("every page fits phones, tablets and a laptop: no sideways scroll, no control covered, 44 px touch targets, the audio bar over nothing",
           .enabled(if: TestPeers.enabled(available)))
     func phoneLayouts() async throws {
@@ -60,6 +66,21 @@ struct StudioBrowserTests {
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
         try await Self.run("layout_phone.py", [url, shots.path], timeout: 1800)
         print("studio layouts: the 390x844 screenshots are in \(shots.path)")
+        // The docs' phone pictures, refreshed on purpose (scripts/docs-screenshots --phone): the chosen states
+        // become docs/studio/phone-<name>.png; an ordinary run leaves them in the temporary directory only.
+        if ProcessInfo.processInfo.environment["PROSPERO_SCREENSHOTS_DIR"] != nil {
+            let chosen = ProcessInfo.processInfo.environment["PROSPERO_PHONE_SHOTS"].map { $0.split(separator: ",").map(String.init) }
+                ?? Self.phoneShots
+            try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
+            for state in chosen {
+                let source = shots.appendingPathComponent("\(state).png")
+                let name = Self.phoneShotName(state)
+                let target = Self.screenshots.appendingPathComponent("phone-\(name).png")
+                try #require(FileManager.default.fileExists(atPath: source.path), "the layout test made no \(state).png")
+                try? FileManager.default.removeItem(at: target)
+                try FileManager.default.copyItem(at: source, to: target)
+            }
+        }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

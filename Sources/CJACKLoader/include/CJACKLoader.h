@@ -109,6 +109,9 @@ int pj_jack_has_info_shutdown(void);
 int pj_jack_has_latency_callback(void);
 /// jack_set_latency_callback; -1 when libjack lacks it.
 int pj_jack_set_latency_callback(jack_client_t *client, pj_jack_latency_callback callback, void *arg);
+/// jack_recompute_total_latencies: the server asks every client's latency callback again (a client whose
+/// processing latency changed calls it); -1 when libjack lacks it.
+int pj_jack_recompute_total_latencies(jack_client_t *client);
 /// jack_set_port_connect_callback (any client's connection made or broken; called on JACK's notification
 /// thread, not the process thread); -1 when libjack lacks it.
 int pj_jack_set_port_connect_callback(jack_client_t *client, pj_jack_port_connect_callback callback, void *arg);

@@ -34,6 +34,9 @@ public struct StudioAudioStatus: Equatable, Sendable {
     public var ratePPM: Double?
     /// JACK: LiveHost's latency line ("latency: MIDI in → sound …"), nil otherwise.
     public var latencyLine: String?
+    /// JACK: where the outputs play, as detected from the server's ports ("bluetooth sink (bluez_output.…)",
+    /// "no bluetooth (system:playback_1): wired"), followed as the connections change; nil otherwise.
+    public var route: String?
     /// A line saying what is wrong or waiting ("no JACK server: --audio none"), nil when all is well.
     public var note: String?
 
@@ -54,6 +57,7 @@ public struct StudioAudioStatus: Equatable, Sendable {
         if let listeners { o["listeners"] = .number(Double(listeners)) }
         if let ratePPM { o["ratePPM"] = .number((ratePPM * 10).rounded() / 10) }
         if let latencyLine { o["latencyLine"] = .string(latencyLine) }
+        if let route { o["route"] = .string(route) }
         return .object(o)
     }
 }

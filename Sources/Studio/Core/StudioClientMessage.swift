@@ -99,9 +99,14 @@ public enum StudioClientMessage: Equatable, Sendable {
                 return n
             }
             let ending = phase == .up || phase == .cancel
+            var measured = true
+            if let m = object["measured"] {
+                guard let flag = m.bool else { throw .badMessage("\"measured\" must be true or false", ref: "touch") }
+                measured = flag
+            }
             return .touch(StudioTouch(
                 id: id, phase: phase, x: try unit("x", default: ending ? 0 : nil), y: try unit("y", default: ending ? 0 : nil),
-                pressure: try unit("pressure", default: 1)))
+                pressure: try unit("pressure", default: 1), measured: measured))
         case "ping":
             guard let t = object["t"]?.number else { throw .badMessage("\"t\" must be a number", ref: "ping") }
             return .ping(t: t)

@@ -337,6 +337,19 @@ public final class StudioSession: @unchecked Sendable {
         }
     }
 
+    /// A control set by the studio itself (the output route detected again after JACK's connections changed):
+    /// through its instrument's `set`, validated as a page's, the changes broadcast to every page. Returns the
+    /// changes (empty when nothing changed), nil when the instrument refused it or there is none.
+    @discardableResult
+    public func set(_ path: String, to value: StudioValue) -> [String: StudioValue]? {
+        state.withLock { s in
+            guard let index = s.stage.index(owning: path),
+                  let changes = try? s.stage.instruments[index].apply(set: path, value: value) else { return nil }
+            if !changes.isEmpty { broadcast(.changed(instrument: s.stage.instruments[index].id, changes: changes), in: &s) }
+            return changes
+        }
+    }
+
     // MARK: Periodic
 
     /// Drops clients whose retention ran out; call about once a second.

@@ -17,6 +17,15 @@ import Touchstone
 /// ends a finger's note. OSC touches on a slot a page finger holds are dropped (counted), and a page
 /// finger never takes a slot an OSC touch is using.
 ///
+/// The dials (seed 001's HUD) are settings: the **velocity dial** (`velocity`) is the note-on velocity of
+/// a page finger that measured no force (the page found no pressure, no contact size and no approach
+/// speed: an iPhone's first touch), played as the pressure that the router's velocity mapping turns into
+/// exactly that velocity (CC 11 follows it too) until the finger's moves measure something. The **mod
+/// dial** (`mod`, 0…127) is the mod wheel: CC 1 on the channels the hands play (MPE: the zone's manager
+/// channel 1) at `midi_out`, and for the built-in synth, whose LFO depth CC 1 sets, that depth itself
+/// (`synth.lfoDepth` = mod ÷ 127): the panel's LFO depth and the dial are one value, and moving the
+/// panel's sends the CC too. A new output or channel assignment hears the current CC 1 again.
+///
 ///     let hands = try HandsStudioController(settings: HandsStudioSettings(), midiOut: jackQueue)
 ///     try hands.touch(client: "a", id: 0, phase: .down, x: 0.5, y: 0.2, pressure: 0.5, at: now)
 ///     hands.advance(to: now)            // on a timer; frame(now:) for the page at up to 30 Hz
@@ -38,7 +47,8 @@ public final class HandsStudioController {
     private var oscHands: [HandFrame?] = Array(repeating: nil, count: 4)
     private let timeout: Double
     private var lastTime = 0.0
-    private var modValue = 0.0
+    /// Pad slots whose finger measured no force since it landed: they play the velocity dial.
+    private var unmeasured: [Bool] = Array(repeating: false, count: 4)
     private var lastFrame: HandsStudioFrame?
 
     /// MIDI messages sent (to either output).
@@ -77,9 +87,11 @@ public final class HandsStudioController {
 
     /// A page finger. Returns false when it was ignored (no free slot, never landed, or a
     /// position that is not a number). Positions are clamped into 0…1.
+    /// - Parameter measured: false when the page measured no force for this event (its `pressure` is a
+    ///   placeholder): the finger plays the velocity dial until an event of it is measured.
     @discardableResult
     public func touch(client: String, id: Int, phase: HandsTouchPhase, x: Double, y: Double, pressure: Double,
-                      at time: Double) -> Bool {
+                      measured: Bool = true, at time: Double) -> Bool {
         let now = monotonic(time)
         let finger = HandsPadSlots.Finger(client: client, id: id)
         switch phase {
@@ -97,7 +109,8 @@ public final class HandsStudioController {
             } else {
                 return false // a move of a finger that never got a slot
             }
-            let p = pressure.isFinite ? Self.unit(pressure) : 1
+            if phase == .down || measured { unmeasured[slot] = !measured }
+            let p = unmeasured[slot] ? dialPressure : pressure.isFinite ? Self.unit(pressure) : 1
             padTouches[slot] = TouchFrame(slot: slot, timestamp: now, x: Float(Self.unit(x)), y: Float(Self.unit(y)),
                                           pressure: Float(p))
             play([], at: now)
@@ -181,6 +194,10 @@ public final class HandsStudioController {
         } else {
             var next = settings
             try next.set(path, to: value)
+            if next.synth != before.synth {
+                // The mod dial moved the synth's LFO depth (CC 1's meaning for it).
+                synth.send(.set(.lfoDepth, next.synth.lfoDepth))
+            }
             if next.output.includesMIDI && midiOut == nil {
                 throw HandsStudioSettingsError(path: "output", "this session has no JACK MIDI output; start the studio with JACK audio")
             }
@@ -198,8 +215,12 @@ public final class HandsStudioController {
             if next.bendRange != before.bendRange { synth.send(.set(.pitchBendRange, Double(next.bendRange))) }
             play([], at: now)
         }
+        // CC 1 when the mod wheel moved, and again for a receiver that a new output or channel assignment reaches.
+        if settings.mod != before.mod || settings.output != before.output || settings.routerSettings.channels != before.routerSettings.channels {
+            sendModWheel(at: now)
+        }
         var changes: [String: HandsSettingValue] = [:]
-        for p in HandsStudioSettings.paths + HandsSynthControl.all.map({ "synth.\($0.name)" }) {
+        for p in HandsStudioSettings.paths + [HandsStudioSettings.modPath] + HandsSynthControl.all.map({ "synth.\($0.name)" }) {
             if let v = settings.value(at: p), v != before.value(at: p) { changes[p] = v }
         }
         return changes
@@ -235,7 +256,6 @@ public final class HandsStudioController {
             frame.notes.append(.init(kind: kind, slot: slot, channel: voice.channel.number, note: voice.note, velocity: voice.velocity))
         }
         frame.velocity = active.isEmpty ? 0 : Double(newestVelocity ?? 0) / 127
-        frame.mod = modValue
         for slot in 0..<4 {
             if let t = padTouches[slot] {
                 frame.touches.append(.init(slot: slot, x: Double(t.x), y: Double(t.y), pressure: Double(t.pressure), pad: true))
@@ -258,6 +278,26 @@ public final class HandsStudioController {
     // MARK: Private
 
     private var newestVelocity: Int?
+
+    /// The pressure that the router's velocity mapping (expression onto its velocity range) plays as the dial's velocity.
+    private var dialPressure: Double {
+        let range = settings.velocityRange
+        guard range.upperBound > range.lowerBound else { return 1 }
+        return Double(settings.velocity - range.lowerBound) / Double(range.upperBound - range.lowerBound)
+    }
+
+    /// The mod wheel (CC 1 = the mod dial) to `midi_out`, on every channel the hands play (MPE: the manager channel).
+    private func sendModWheel(at now: Double) {
+        guard settings.output.includesMIDI, let midiOut else { return }
+        let due = frameClock?.dueFrame(forArrival: now)
+        let channels = settings.routerSettings.channels.isMPE ? [MIDIChannel(number: 1)!] : performer.router.routedChannels
+        for channel in channels {
+            let cc = MIDIMessage.controlChange(channel: channel, controller: 1, value: MIDIUInt7(clamping: settings.mod))
+            guard let short = cc.shortMessage else { continue }
+            midiOut.send(short, dueAt: due)
+            sentCount += 1
+        }
+    }
 
     private func monotonic(_ time: Double) -> Double {
         // The router needs non-decreasing time; a page's and OSC's arrival times interleave.
@@ -295,8 +335,6 @@ public final class HandsStudioController {
         for m in messages {
             switch m.message {
             case .noteOn(_, _, let velocity) where velocity.rawValue > 0: newestVelocity = Int(velocity.rawValue)
-            case .controlChange(_, let cc, let value) where Int(cc.rawValue) == performer.router.settings.horizontalController:
-                modValue = Double(value.rawValue) / 127
             default: break
             }
             guard let short = m.message.shortMessage else { continue }

@@ -1,5 +1,5 @@
 /// What the hands screen draws live, at up to 30 Hz: who plays which note, where the fingers and
-/// hands are (screen space 0…1, origin top-left, y down: the fret lines' space), and the dials.
+/// hands are (screen space 0…1, origin top-left, y down: the fret lines' space), and the velocity dial's live mark.
 public struct HandsStudioFrame: Sendable, Hashable {
     /// One sounding note of the router, by source.
     public struct Note: Sendable, Hashable {
@@ -36,10 +36,9 @@ public struct HandsStudioFrame: Sendable, Hashable {
     public var hands: [Hand] = []
     /// Notes the synth holds, from its engine snapshot (empty when the synth is off or silent).
     public var synthNotes: [Int] = []
-    /// The velocity dial, 0…1: the newest sounding note's velocity ÷ 127, 0 when nothing sounds.
+    /// The velocity dial's live mark, 0…1: the newest sounding note's velocity ÷ 127, 0 when nothing sounds
+    /// (the needle is the dial's setting, `velocity` in the state).
     public var velocity: Double = 0
-    /// The mod dial, 0…1: the horizontal controller (CC 74) as last sent.
-    public var mod: Double = 0
 
     public init() {}
 }

@@ -13,7 +13,7 @@ extension HandsStudioInstrument {
         func set(_ path: String, _ value: StudioValue) {
             do { _ = try apply(set: path, value: value) } catch { refused.append("\(path): \(error.message)") }
         }
-        for name in ["key", "scale", "channelMode", "channel", "channels", "bendRange", "bend", "output"] {
+        for name in ["key", "scale", "channelMode", "channel", "channels", "bendRange", "bend", "output", "velocity"] {
             if let v = members[name] { set("hands.\(name)", v) }
         }
         // The range is validated as a whole: the low note again after the high one settles it.

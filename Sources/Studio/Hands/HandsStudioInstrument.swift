@@ -9,11 +9,12 @@ import Prospero
 /// built-in synth and/or JACK `midi_out`, as `prospero hands` does (see ``HandsStudioController``).
 ///
 /// Controls (`set`): `hands.key`, `.scale`, `.low`, `.high`, `.channelMode`, `.channel`, `.bend`,
-/// `.bendRange`, `.output`, `.synth.<control>` (``HandsSynthControl``). Actions: `hands.panic`.
+/// `.bendRange`, `.output`, `.velocity` and `.mod` (the dials: ``HandsStudioController``),
+/// `.synth.<control>` (``HandsSynthControl``). Actions: `hands.panic`.
 /// State: those values under the same keys (without `hands.`), plus `frets` (zones bottom first:
 /// `note`, `top`, `bottom` in screen y, `label` {`role`, `name`} or null), `keys`, `scales`,
-/// `synthControls` and `touchSlots`. Frame: `notes`, `touches`, `hands` (21 landmarks as [x, y]),
-/// `synthNotes`, `velocity`, `mod` (``HandsStudioFrame``).
+/// `synthControls`, `touchSlots` and `velocityRange` ([lowest, highest]: the velocity dial's range).
+/// Frame: `notes`, `touches`, `hands` (21 landmarks as [x, y]), `synthNotes`, `velocity` (``HandsStudioFrame``).
 public final class HandsStudioInstrument: StudioInstrument {
     public static let id = "hands"
     public let displayName = "Hands and touch"
@@ -42,6 +43,8 @@ public final class HandsStudioInstrument: StudioInstrument {
         state["scales"] = .array(Scale.allCases.map { .object(["id": .string($0.rawValue), "name": .string($0.displayName)]) })
         state["synthControls"] = .array(HandsSynthControl.all.map(Self.controlJSON))
         state["touchSlots"] = .number(Double(InputSourceID.slots.count))
+        let velocities = controller.settings.velocityRange
+        state["velocityRange"] = .array([.number(Double(velocities.lowerBound)), .number(Double(velocities.upperBound))])
         return state
     }
 
@@ -84,7 +87,8 @@ public final class HandsStudioInstrument: StudioInstrument {
         case .cancel: phase = .cancel
         }
         // A finger past the slots, or with no slot free, is ignored (not an error: the seed's four).
-        controller.touch(client: client, id: touch.id, phase: phase, x: touch.x, y: touch.y, pressure: touch.pressure, at: now)
+        controller.touch(client: client, id: touch.id, phase: phase, x: touch.x, y: touch.y, pressure: touch.pressure,
+                         measured: touch.measured, at: now)
         return [:]
     }
 
@@ -108,7 +112,6 @@ public final class HandsStudioInstrument: StudioInstrument {
             }),
             "synthNotes": .array(frame.synthNotes.map { .number(Double($0)) }),
             "velocity": .number(Self.rounded(frame.velocity)),
-            "mod": .number(Self.rounded(frame.mod)),
         ]
     }
 
@@ -131,7 +134,7 @@ public final class HandsStudioInstrument: StudioInstrument {
 
     // MARK: JSON
 
-    static let settingPaths = HandsStudioSettings.paths + HandsSynthControl.all.map { "synth.\($0.name)" }
+    static let settingPaths = HandsStudioSettings.paths + [HandsStudioSettings.modPath] + HandsSynthControl.all.map { "synth.\($0.name)" }
 
     private func tick(_ time: Double) { if time.isFinite && time > now { now = time } }
 

@@ -80,7 +80,8 @@ try:
     else:
         fail("jack_midi_dump never showed its port")
 
-    studio = start([prospero, "studio", "--audio", "jack", "--port", "0", "--osc-port", "0", "--no-qr",
+    # --no-settings: the dials and panels this test turns must not reach (or come from) the user's settings file.
+    studio = start([prospero, "studio", "--audio", "jack", "--port", "0", "--osc-port", "0", "--no-qr", "--no-settings",
                     "--client-name", "HandsStudio", "--no-connect-audio", "--midi-out", "handsdump:input"])
     studio_out = children.reader(studio)
     url = wait_for(lambda: next((m.group(0) for l in studio_out.lines for m in [re.search(r"http://127\.0\.0\.1:\d+/\S*", l)] if m), None),
@@ -157,22 +158,23 @@ try:
         touch("touchEnd", [])
         wait_for(lambda: hud("notes") == [], what="every note to end")
 
-        # A mouse plays too (pointerType mouse); the velocity dial shows the note's velocity, its needle at
-        # 210° + 300° × value (the seed's 210°–510° sweep), and falls back to 210° when the note ends.
+        # A mouse plays too (pointerType mouse); the velocity dial's needle is its setting (84, at 210° + 300° ×
+        # 84/127: the seed's 210°–510° sweep), and the brass mark on its rim shows the note's velocity, gone when it ends.
         pad = by_testid(driver, "hands-pad")
+        dial = by_testid(driver, "hands-dial-velocity")
+        wait_for(lambda: dial.get_attribute("aria-valuenow") == "84", what="the velocity dial at its default 84")
         ActionChains(driver).move_to_element_with_offset(pad, 0, int(-ph * 0.4)).click_and_hold().perform()
         wait_for(lambda: [n["note"] for n in hud("notes")] == [69], what="note 69 from the mouse")
-        dial = by_testid(driver, "hands-dial-velocity")
-        value = wait_for(lambda: float(dial.get_attribute("data-value") or 0), what="the velocity dial to move")
+        live = wait_for(lambda: float(dial.get_attribute("data-live") or 0), what="the velocity dial's live mark")
         velocity = hud("notes")[0]["velocity"]
-        if abs(value - velocity / 127) > 0.002:
-            fail(f"velocity dial {value}, note velocity {velocity}")
+        if abs(live - velocity / 127) > 0.002:
+            fail(f"velocity mark {live}, note velocity {velocity}")
         angle = float(dial.get_attribute("data-angle"))
-        if abs(angle - (210 + 300 * value)) > 0.1:
-            fail(f"needle at {angle}° for {value}")
+        if abs(angle - (210 + 300 * 84 / 127)) > 0.1:
+            fail(f"needle at {angle}° for the setting 84")
         ActionChains(driver).release().perform()
         wait_for(lambda: hud("notes") == [], what="the mouse note to end")
-        wait_for(lambda: dial.get_attribute("data-angle") == "210.0", what="the velocity needle back at 210°")
+        wait_for(lambda: dial.get_attribute("data-live") == "0.000", what="the live mark gone")
 
         # Velocity without pressure (js/touch-force.js): a touch that reports no force plays by its contact's
         # size (CDP's radius is half the pointer's width), a mouse by its speed in the 80 ms before the press.
@@ -221,6 +223,98 @@ try:
         if not fast >= slow + 40:
             fail(f"a mouse strike played velocity {fast}, a slow press {slow}: the speed does not reach the velocity")
         print(f"velocity without pressure: contact 6 px {light}, 30 px {firm}; mouse slow {slow}, strike {fast}", flush=True)
+
+        # The dials turn as knobs (seed 001). Keyboard: arrows ±1, Page Up/Down ±10, Home/End the ends; each step
+        # goes through the protocol's set and comes back as the state.
+        from selenium.webdriver.common.keys import Keys
+        state = lambda key: driver.execute_script(f"return window.hands.state[{key!r}]")
+        mod_dial = by_testid(driver, "hands-dial-mod")
+        for d in (dial, mod_dial):
+            if d.get_attribute("role") != "slider" or d.get_attribute("tabindex") != "0":
+                fail(f"{d.get_attribute('data-testid')} is not a focusable slider")
+            w, h = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", d)
+            if w < 44 or h < 44:
+                fail(f"{d.get_attribute('data-testid')} is {w}×{h} px, under 44")
+        for keys, expected in [((Keys.ARROW_UP,), 85), ((Keys.PAGE_DOWN,), 75), ((Keys.END,), 127), ((Keys.HOME,), 40),
+                               ((Keys.ARROW_RIGHT, Keys.ARROW_RIGHT), 42), ((Keys.ARROW_DOWN,), 41)]:
+            dial.send_keys(*keys)
+            wait_for(lambda: state("velocity") == expected, what=f"velocity {expected} after {keys}")
+            if dial.get_attribute("aria-valuenow") != str(expected):
+                fail(f"aria-valuenow {dial.get_attribute('aria-valuenow')} for velocity {expected}")
+
+        # A finger that measures nothing (no pressure, a 1×1 contact, no approach: iOS Safari's first touch) plays
+        # the dial's velocity exactly.
+        unmeasured = lambda: driver.execute_script("""
+            const pad = document.querySelector('#pad'), r = pad.getBoundingClientRect();
+            pad.dispatchEvent(new PointerEvent('pointerdown', { pointerId: 77, pointerType: 'touch', isPrimary: true,
+              clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, width: 1, height: 1, pressure: 0.5,
+              buttons: 1, bubbles: true, cancelable: true }));""")
+        lift_touch = lambda: driver.execute_script("""
+            const pad = document.querySelector('#pad'), r = pad.getBoundingClientRect();
+            pad.dispatchEvent(new PointerEvent('pointerup', { pointerId: 77, pointerType: 'touch', isPrimary: true,
+              clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true }));""")
+        for setting in (41, 127):
+            if setting == 127:
+                dial.send_keys(Keys.END)
+                wait_for(lambda: state("velocity") == 127, what="velocity 127")
+            played, source = velocity_of(unmeasured, lift_touch, f"an unmeasured touch at the dial's {setting}")
+            if source != "none" or played != setting:
+                fail(f"an unmeasured touch ({source}) played velocity {played}, the dial says {setting}")
+        # (jack_midi_dump's decoded text follows the bytes: its decimal "41" would read as a fourth byte.)
+        wait_midi(lambda: any(m[0] & 0xF0 == 0x90 and m[2] == 41 for m in dump_messages(dump_out) if len(m) >= 3),
+                  "the dial's velocity 41 in a note-on at jack_midi_dump")
+
+        # Two fingers twisting on the velocity dial (Chromium's touch points): 60° clockwise is 60/300 of the range.
+        dial.send_keys(Keys.HOME)
+        wait_for(lambda: state("velocity") == 40, what="velocity 40")
+        cx, cy = driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]", dial)
+        import math
+        def fingers(degrees, radius=18):
+            a = math.radians(degrees)
+            dx, dy = radius * math.sin(a), -radius * math.cos(a)
+            return [{"x": cx - dx, "y": cy - dy, "id": 50}, {"x": cx + dx, "y": cy + dy, "id": 51}]
+        touch("touchStart", fingers(90))
+        for k in range(1, 13):
+            touch("touchMove", fingers(90 + 5 * k))
+            time.sleep(0.02)
+        touch("touchEnd", [])
+        twisted = 40 + 60 / 300 * (127 - 40)
+        wait_for(lambda: abs(state("velocity") - twisted) <= 2, what=f"velocity ≈ {twisted:.1f} after a 60° twist (it is {state('velocity')})")
+        if hud("notes"):
+            fail("a twist on the dial played the pad")
+
+        # Dragging the mod dial up with the mouse: 80 px of the 160 px range is about half of 0…127. The mod wheel
+        # reaches the synth as its LFO depth and jack_midi_dump as CC 1 on channel 1.
+        ActionChains(driver).move_to_element(mod_dial).click_and_hold().move_by_offset(0, -80).release().perform()
+        mod = wait_for(lambda: state("mod") if state("mod") >= 40 else None, what=f"the mod dial dragged up (it is {state('mod')})")
+        time.sleep(0.3)
+        mod = state("mod")
+        if mod_dial.get_attribute("aria-valuenow") != str(mod):
+            fail(f"mod dial aria-valuenow {mod_dial.get_attribute('aria-valuenow')}, state {mod}")
+        if abs(state("synth.lfoDepth") - mod / 127) > 1e-6:
+            fail(f"synth LFO depth {state('synth.lfoDepth')} for mod {mod}")
+        wait_midi(lambda: [0xB0, 1, mod] in [m[:3] for m in dump_messages(dump_out)], f"CC 1 = {mod} at jack_midi_dump")
+        # With Shift held the same drag moves it a fifth as far.
+        before = mod
+        ActionChains(driver).key_down(Keys.SHIFT).move_to_element(mod_dial).click_and_hold().move_by_offset(0, 40) \
+            .release().key_up(Keys.SHIFT).perform()
+        wait_for(lambda: state("mod") < before, what="the fine drag down")
+        time.sleep(0.3)
+        fine = before - state("mod")
+        if not 3 <= fine <= 10:   # 40 px × 127/160 × 0.2 ≈ 6
+            fail(f"a 40 px fine drag moved the mod dial by {fine}")
+        print(f"knobs: keyboard, twist (velocity {state('velocity')} for {twisted:.1f}), drag (mod {before}), fine drag −{fine}", flush=True)
+
+        # The dials are the server's: a reloaded page (a reconnection) shows them again.
+        settings_now = (state("velocity"), state("mod"))
+        driver.refresh()
+        wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="the connection after reloading")
+        wait_for(lambda: (by_testid(driver, "hands-dial-velocity").get_attribute("aria-valuenow"),
+                          by_testid(driver, "hands-dial-mod").get_attribute("aria-valuenow")) == tuple(map(str, settings_now)),
+                 what=f"the dials at {settings_now} after reloading")
+        dial = by_testid(driver, "hands-dial-velocity")
+        pad = by_testid(driver, "hands-pad")
 
         # A key change moves the frets: D major pentatonic over 48…72 has 10 zones.
         by_testid(driver, "hands-settings-toggle").click()

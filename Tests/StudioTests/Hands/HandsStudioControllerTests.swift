@@ -187,14 +187,69 @@ struct HandsStudioControllerTests {
         #expect(midi.sounding == [69])
     }
 
-    @Test("the dials follow the newest note's velocity and the x controller")
-    func dials() throws {
+    @Test("the velocity dial's live mark follows the newest note's velocity")
+    func velocityMark() throws {
         let (hands, _) = try make()
         hands.touch(client: "a", id: 0, phase: .down, x: 1, y: 0.5, pressure: 1, at: 1)
         let frame = try #require(hands.frame(now: 1))
         #expect(frame.velocity == 1)   // pressure 1 → the top of the default 40…127 velocity range
-        #expect(frame.mod == 1)        // x 1 → CC 74 = 127
         hands.touch(client: "a", id: 0, phase: .up, x: 1, y: 0.5, pressure: 1, at: 1.1)
         #expect(hands.frame(now: 1.1)?.velocity == 0)
+    }
+
+    @Test("the velocity dial plays a finger that measured no force, and only that finger, until it measures")
+    func velocityDial() throws {
+        let (hands, midi) = try make()
+        let changes = try hands.set("velocity", to: .number(45), at: 0.5)
+        #expect(changes["velocity"] == .number(45))
+        // Unmeasured: the dial's 45 exactly (not the placeholder 0.5's 40 + 0.5 × 87 ≈ 84).
+        hands.touch(client: "a", id: 0, phase: .down, x: 0.5, y: 0.1, pressure: 0.5, measured: false, at: 1)
+        // Measured, at pressure 0.5: the router's mapping, 40 + round(0.5 × 87) = 84.
+        hands.touch(client: "a", id: 1, phase: .down, x: 0.5, y: 0.5, pressure: 0.5, at: 1)
+        let ons = midi.messages.filter { $0.status & 0xF0 == 0x90 && $0.data2 > 0 }
+        #expect(ons.map(\.data1) == [69, 60])
+        #expect(ons.map(\.data2) == [45, 84])
+        // An unmeasured move keeps the dial; a measured move (the page's speed) takes over for the next note.
+        hands.touch(client: "a", id: 0, phase: .move, x: 0.5, y: 0.1, pressure: 0.3, measured: false, at: 1.05)
+        hands.touch(client: "a", id: 0, phase: .move, x: 0.5, y: 0.95, pressure: 1, at: 1.1)
+        for k in 1...20 { hands.advance(to: 1.1 + Double(k) * 0.02) }
+        let after = midi.messages.filter { $0.status & 0xF0 == 0x90 && $0.data2 > 0 }
+        #expect(after.last?.data1 == 48)
+        #expect(after.last?.data2 == 127)
+        // Outside the router's velocity range: refused, nothing changes.
+        #expect(throws: HandsStudioSettingsError.self) { try hands.set("velocity", to: .number(20), at: 2) }
+        #expect(hands.settings.velocity == 45)
+    }
+
+    @Test("the mod dial sends CC 1 on the hands' channels and is the synth's LFO depth")
+    func modDial() throws {
+        let (hands, midi) = try make(output: .both)
+        let changes = try hands.set("mod", to: .number(100), at: 1)
+        #expect(changes["mod"] == .number(100))
+        #expect(changes["synth.lfoDepth"] == .number(100.0 / 127))
+        #expect(hands.settings.synth.lfoDepth == 100.0 / 127)
+        let cc1 = { midi.messages.filter { $0.status & 0xF0 == 0xB0 && $0.data1 == 1 } }
+        #expect(cc1().map { [$0.status, $0.data2] } == [[0xB0, 100]])
+        // The panel's LFO depth is the same value: the dial follows and the CC goes out.
+        let panel = try hands.set("synth.lfoDepth", to: .number(0.5), at: 2)
+        #expect(panel["mod"] == .number(64))
+        #expect(cc1().last.map { [$0.status, $0.data2] } == [0xB0, 64])
+        // One channel per hand: the mod wheel on each of the four.
+        _ = try hands.set("channelMode", to: .text("perHand"), at: 3)
+        #expect(Set(cc1().suffix(4).map { Int($0.status & 0x0F) + 1 }) == [1, 2, 3, 4])
+        // MPE: on the zone's manager channel 1.
+        _ = try hands.set("channelMode", to: .text("mpe"), at: 4)
+        let before = cc1().count
+        _ = try hands.set("mod", to: .number(7), at: 5)
+        #expect(cc1().dropFirst(before).map { [$0.status, $0.data2] } == [[0xB0, 7]])
+        #expect(throws: HandsStudioSettingsError.self) { try hands.set("mod", to: .number(128), at: 6) }
+    }
+
+    @Test("only the MIDI output hears CC 1; the synth alone hears it as its depth")
+    func modDialSynthOnly() throws {
+        let (hands, midi) = try make(output: .synth)
+        _ = try hands.set("mod", to: .number(127), at: 1)
+        #expect(midi.messages.isEmpty)
+        #expect(hands.settings.synth.lfoDepth == 1)
     }
 }

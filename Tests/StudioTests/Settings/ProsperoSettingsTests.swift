@@ -36,6 +36,8 @@ struct ProsperoSettingsTests {
         s.hands.bend = true
         s.hands.bendRange = 12
         s.hands.output = .both
+        s.hands.velocity = 45
+        s.hands.synth.lfoDepth = 100.0 / 127   // the mod dial at 100
         s.hands.synth.attack = 0.5
         s.hands.synth.delay.enabled = true
         s.hands.synth.delay.mix = 0.4
@@ -82,6 +84,7 @@ struct ProsperoSettingsTests {
         (#"{"version":1,"hands":{"low":80,"high":70}}"#, .badField, "hands.high"),
         (#"{"version":1,"hands":{"channel":17}}"#, .badField, "hands.channel"),
         (#"{"version":1,"hands":{"scale":"nope"}}"#, .badField, "hands.scale"),
+        (#"{"version":1,"hands":{"velocity":20}}"#, .badField, "hands.velocity"),
         (#"{"version":1,"hands":{"synth":{"attack":99}}}"#, .badField, "hands.synth.attack"),
         (#"{"version":1,"midi":[{"control":"hecate.key","source":"cc","controller":1}]}"#, .badField, "midi[0].control"),
         (#"{"version":1,"midi":[{"control":"hecate.bpm","source":"cc","controller":128}]}"#, .badField, "midi[0].controller"),

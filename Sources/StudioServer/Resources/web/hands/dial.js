@@ -1,5 +1,7 @@
 // The seed's analog gauge (DialView): a brass bezel, a cream face with ticks, and a needle that sweeps
 // from 210° to 510° (angles clockwise from 12 o'clock: 7 o'clock at 0 through 12 to 5 o'clock at 1).
+// The needle is the dial's setting (knob.js turns it); a brass mark on the rim can show a live value beside
+// it (the velocity of the newest sounding note).
 
 import { fitCanvas } from "/js/canvas.js";
 
@@ -18,9 +20,16 @@ export class Dial {
     this.label = label;
     this.value = 0;      // target 0…1
     this.shown = 0;      // the needle, eased toward the target like a damped movement
+    this.live = null;    // the rim's live mark 0…1, or null for none
   }
 
   set(value) { this.value = Math.min(1, Math.max(0, value || 0)); }
+
+  /** The live mark on the rim, 0…1 (null or 0: hidden). */
+  setLive(value) {
+    const v = value > 0 ? Math.min(1, value) : null;
+    if (v !== this.live) { this.live = v; this.drawn = false; }
+  }
 
   draw(dt) {
     const settled = Math.abs(this.value - this.shown) < 1e-4;
@@ -62,6 +71,13 @@ export class Dial {
     g.beginPath();
     g.arc(cx, cy, r * 0.79, ((SWEEP_START + 0.85 * 300 - 90) * Math.PI) / 180, ((SWEEP_END - 90) * Math.PI) / 180);
     g.stroke();
+    // The live mark: a brass wedge just inside the bezel.
+    if (this.live !== null) {
+      const a = needleAngle(this.live);
+      const [tx, ty] = point(a, r * 0.84), [lx, ly] = point(a - 5, r * 0.97), [rx, ry] = point(a + 5, r * 0.97);
+      g.fillStyle = "#6b4a12";
+      g.beginPath(); g.moveTo(tx, ty); g.lineTo(lx, ly); g.lineTo(rx, ry); g.closePath(); g.fill();
+    }
     // Label and value.
     g.fillStyle = "#2E1F14";
     g.textAlign = "center";
@@ -80,6 +96,7 @@ export class Dial {
     g.fillStyle = "#B8945C";
     g.beginPath(); g.arc(cx, cy, r * 0.08, 0, Math.PI * 2); g.fill();
     this.canvas.dataset.value = this.value.toFixed(3);
+    this.canvas.dataset.live = (this.live ?? 0).toFixed(3);
     this.canvas.dataset.angle = needleAngle(this.value).toFixed(1);
   }
 }

@@ -12,14 +12,15 @@ installHelp({
   how: [
     "Put a finger on the pad: the band under it sounds; slide up or down to change note, lift to end it.",
     "Play up to four fingers at once (touch0–touch3); a fifth finger is ignored until one lifts.",
-    "Press harder (on a screen that reports pressure) for a louder note; move left or right to sweep the mod dial.",
+    "Press harder (on a screen that reports pressure) for a louder note; move left or right for CC 74. "
+      + "Turn the velocity and mod dials as knobs: drag, twist with two fingers, or the arrow keys.",
     "Open Settings to choose the key, scale, note range, channels and where the notes go.",
   ],
   sections: [
     { heading: "Pad and display", items: [
       ["Pad", "Bands are the scale's notes between Lowest and Highest; the circles name them (root in brass)."],
-      ["Velocity dial", "The newest note's velocity (from finger pressure), its needle sweeping 210°–510°."],
-      ["Mod dial", "Left to right position on the pad (MIDI CC 74), 0 at the left edge."],
+      ["Velocity dial", "A knob: drag it up or down (Shift for fine), twist it with two fingers, or focus it and use the arrow keys. It sets the velocity of a touch that measures no force (most phones' first touch); the brass mark on its rim shows the newest note's velocity."],
+      ["Mod dial", "A knob like the velocity dial: the mod wheel, MIDI CC 1 on the hands' channels, and the built-in synth's LFO depth."],
       ["Oscilloscope", "The synth's output, CRT-style."],
       ["Keyboard strip", "The notes that sound, lit; the pad's notes are marked."],
       ["Skeletons", "Hands sent over OSC, drawn in the pad's own space; the green ring is the palm that picks the band."],

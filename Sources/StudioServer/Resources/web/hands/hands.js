@@ -9,6 +9,7 @@ import { followActive } from "/js/active.js";
 import { noteName as spelled } from "/js/notes.js";
 import { Pad } from "/hands/pad.js";
 import { Dial } from "/hands/dial.js";
+import { Knob } from "/hands/knob.js";
 import { LearnButtons } from "/js/learn.js";
 import { CRTScope } from "/hands/crt.js";
 import { KeyboardStrip } from "/hands/keyboard.js";
@@ -31,6 +32,16 @@ window.hands = { state, hud };   // for tests and the curious
 const pad = new Pad(document.getElementById("pad"));
 const velocityDial = new Dial(document.getElementById("dial-velocity"), "Velocity");
 const modDial = new Dial(document.getElementById("dial-mod"), "Mod");
+// The dials turn (seed 001's knobs): velocity of a touch that measures no force, and the mod wheel (CC 1).
+const velocityKnob = new Knob(document.getElementById("dial-velocity"), {
+  min: 40, max: 127, onChange: (v) => studio.set(`${ID}.velocity`, v), onShow: (v) => velocityDial.set(v / 127),
+  describe: (v) => `velocity ${v}`,
+});
+const modKnob = new Knob(document.getElementById("dial-mod"), {
+  min: 0, max: 127, onChange: (v) => studio.set(`${ID}.mod`, v), onShow: (v) => modDial.set(v / 127),
+  describe: (v) => `mod wheel ${v}`,
+});
+window.hands.knobs = { velocity: velocityKnob, mod: modKnob };
 const scope = new CRTScope(document.getElementById("scope"));
 const keyboard = new KeyboardStrip(document.getElementById("keyboard"));
 new OberonPanels(document.getElementById("panels"), studio);
@@ -67,6 +78,9 @@ function numberControl(key, text, { min, max, step = 1, testid, describe }) {
   controls.set(key, { input, show: (v) => { input.value = String(v); readout.textContent = describe ? describe(v) : ""; } });
   return labelled(text, input, readout);
 }
+
+controls.set("velocity", { show: (v) => velocityKnob.show(v) });
+controls.set("mod", { show: (v) => modKnob.show(v) });
 
 /** The rows shown only in one channel mode (`perHand`: the four slots' channels). */
 const channelRows = {};
@@ -149,6 +163,7 @@ function buildSynthControls(list) {
 const learn = new LearnButtons(studio, ID, (path) => path.replace("hands.synth.", "hands-synth-"));
 
 function show() {
+  if (Array.isArray(state.velocityRange)) velocityKnob.range(...state.velocityRange);
   for (const [key, control] of controls) if (key in state) control.show(state[key]);
   if (channelRows.perHand) channelRows.perHand.hidden = state.channelMode !== "perHand";
   learn.update(state.learn);
@@ -199,8 +214,7 @@ studio.on("frame", (m) => {
   pad.sounding = new Set(hud.notes.map((n) => n.note));
   pad.dirty = true;
   keyboard.setLit(hud.notes.map((n) => n.note), hud.synthNotes);
-  velocityDial.set(hud.velocity);
-  modDial.set(hud.mod);
+  velocityDial.setLive(hud.velocity);   // the newest note's velocity, a mark beside the dial's setting
   document.body.dataset.sounding = hud.notes.map((n) => n.note).join(",");
 });
 studio.on("error", (m) => {
@@ -235,7 +249,7 @@ padElement.addEventListener("pointerdown", (e) => {
   fingers.set(e.pointerId, finger);
   pad.local.set(id, finger);
   pad.dirty = true;
-  studio.touch(id, "down", x, y, finger.pressure);
+  studio.touch(id, "down", x, y, finger.pressure, touchForce.source !== "none");
   wake();
 });
 
@@ -246,7 +260,7 @@ padElement.addEventListener("pointermove", (e) => {
   finger.pressure = force.move(e, finger.force).value;
   const now = performance.now();
   if (now - finger.sentAt >= MOVE_INTERVAL_MS) {
-    studio.touch(finger.id, "move", finger.x, finger.y, finger.pressure);
+    studio.touch(finger.id, "move", finger.x, finger.y, finger.pressure, finger.force.source !== "none");
     finger.sentAt = now;
     finger.pending = false;
   } else {
@@ -285,7 +299,7 @@ setInterval(() => {
   const now = performance.now();
   for (const finger of fingers.values()) {
     if (finger.pending && now - finger.sentAt >= MOVE_INTERVAL_MS) {
-      studio.touch(finger.id, "move", finger.x, finger.y, finger.pressure);
+      studio.touch(finger.id, "move", finger.x, finger.y, finger.pressure, finger.force.source !== "none");
       finger.sentAt = now;
       finger.pending = false;
     }

@@ -40,6 +40,7 @@ function renderAudio(audio) {
       ["Latency", `${Number(audio.latencyMs).toFixed(2)} ms`], ["Xruns", String(audio.xruns)],
       ["DSP load", `${Number(audio.cpuLoad).toFixed(1)} %`]);
     if (audio.latencyLine) rows.push(["Latency path", audio.latencyLine]);
+    if (audio.route) rows.push(["Output route", audio.route]);
   } else if (audio.backend === "browser") {
     // Streamed to the pages that tap Listen; latency = one block + the listening page's buffer and device.
     const here = window.prosperoAudio?.context ? window.prosperoAudio : null;

@@ -143,7 +143,10 @@ export class StudioConnection {
   select(instrument) { return this.send({ type: "select", instrument }); }
   set(path, value) { return this.send({ type: "set", path, value }); }
   action(path, value = null) { return this.send({ type: "action", path, value }); }
-  touch(id, phase, x, y, pressure = 1) { return this.send({ type: "touch", id, phase, x, y, pressure }); }
+  /** `measured` false: the device measured no force (`pressure` is a placeholder; the instrument plays its default). */
+  touch(id, phase, x, y, pressure = 1, measured = true) {
+    return this.send(measured ? { type: "touch", id, phase, x, y, pressure } : { type: "touch", id, phase, x, y, pressure, measured });
+  }
   ping() { return this.send({ type: "ping", t: performance.now() }); }
 
   showBanner(lost) {
