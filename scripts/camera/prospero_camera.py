@@ -5,9 +5,9 @@ options are the same. Faces go out as one bundle per frame of `/prospero/face/bl
 `/prospero/face/head fff` (yaw, pitch, roll degrees), and `/prospero/face/end` when the face is lost;
 hands as `/prospero/hand isf+63f` (slot, left/right, confidence, 21 x y z) and `/prospero/hand/end i`.
 `--json` prints the same frames as lines of Prospero's recording format on stdout (header first).
-`--frames-stdin` (faces only) tracks JPEG frames a program writes to stdin instead of a device, one
-output line per frame on stdout (the studio's page camera; see "Frames on a pipe" below and
-docs/studio-protocol.md).
+`--frames-stdin` tracks JPEG frames a program writes to stdin instead of a device, faces or hands as each
+record asks, one output line per frame on stdout (the studio's page cameras; see "Frames on a pipe" below
+and docs/studio-protocol.md).
 Exit status: 0 done, 2 bad input or a missing camera/file/package, 130/143 on SIGINT/SIGTERM.
 """
 
@@ -339,17 +339,23 @@ class HandTracker:
 
 # ---- frames on a pipe (`--frames-stdin`): the studio's page camera ----
 #
-# stdin: records of a 4-byte big-endian length n (6...MAX_RECORD), then a UInt32 BE frame id, a UInt16 BE stream
-# number (one tracker per stream: a page's camera), then n - 6 bytes of JPEG. A record with no JPEG ends its
-# stream (its face ends). End of input ends the bridge (status 0).
+# stdin: records of a 4-byte big-endian length n (7...MAX_RECORD), then a UInt32 BE frame id, a UInt16 BE stream
+# number (one tracker per stream: a page's camera), a model byte (0: face mesh, 1: hands; a stream whose model
+# changes starts a new tracker), then n - 7 bytes of JPEG. A record with no JPEG ends its stream (its face or
+# hands end). End of input ends the bridge (status 0).
 # stdout: one JSON line first, {"ready":true,"contours":[[a,b],...]} (the face mesh's contour edges between
 # landmark indices), then exactly one line per record, in order:
 #   {"id":N,"stream":S,"ms":T}                           no face (T: milliseconds spent tracking)
 #   {"id":N,"stream":S,"ms":T,"points":[x,y,...]}         a face seen, still settling (not reported yet)
 #   {"id":N,"stream":S,"ms":T,"face":{"blend":{...},"head":[yaw,pitch,roll]},"points":[x,y,...]}
 #   {"id":N,"stream":S,"ms":T,"ended":"face"}             the face was lost (or the stream ended)
+#   {"id":N,"stream":S,"ms":T,"hands":[{"slot":k,"side":"left"|"right","conf":c,"lm":[x,y,z,...]}]}
+#                                                         hands seen (21 landmarks each, as /prospero/hand sends)
+#   {"id":N,"stream":S,"ms":T,"handsEnded":[k,...]}       hand slots lost at this frame (with "hands" when others stay)
 #   {"id":N,"stream":S,"error":"..."}                     the record was not a decodable JPEG
-# Points are the 468 landmarks' x, y in 0...1 of the image (4 decimals), not mirrored.
+# Points are the 468 landmarks' x, y in 0...1 of the image (4 decimals), not mirrored; hand landmarks x, y
+# (0...1 of the image, not mirrored) and z (MediaPipe's relative depth), 5 decimals; a hand's side names the
+# subject's own hand (the image is a plain camera image, as --hands without --mirror reads it).
 
 MAX_RECORD = 1 << 20
 MAX_STREAMS = 16
@@ -361,12 +367,21 @@ class LineOutput:
     def __init__(self):
         self.face_value = None
         self.ended = False
+        self.hands = []
+        self.hands_ended = []
 
     def face(self, now, blend, head):
         self.face_value = {"blend": {k: round(v, 4) for k, v in sorted(blend.items())}, "head": [round(a, 3) for a in head]}
 
     def face_ended(self, now):
         self.ended = True
+
+    def hand(self, now, slot, side, confidence, points):
+        self.hands.append({"slot": slot, "side": side, "conf": round(confidence, 4),
+                           "lm": [round(c, 5) for p in points for c in p]})
+
+    def hand_ended(self, now, slot):
+        self.hands_ended.append(slot)
 
 
 def read_exactly(stream, n):
@@ -399,23 +414,29 @@ def run_frames_stdin(args, cv2, mp, stop):
         if header is None:
             break
         (n,) = struct.unpack(">I", header)
-        if not (6 <= n <= MAX_RECORD):
-            fail("--frames-stdin: a record of %d bytes (6...%d expected)" % (n, MAX_RECORD))
+        if not (7 <= n <= MAX_RECORD):
+            fail("--frames-stdin: a record of %d bytes (7...%d expected)" % (n, MAX_RECORD))
         record = read_exactly(stdin, n)
         if record is None:
             break
-        frame_id, stream = struct.unpack(">IH", record[:6])
-        jpeg = record[6:]
+        frame_id, stream, model = struct.unpack(">IHB", record[:7])
+        jpeg = record[7:]
         out = LineOutput()
         started = time.monotonic()
         reply = {"id": frame_id, "stream": stream}
-        if not jpeg:  # the stream ended: its face ends with it
+        if not jpeg:  # the stream ended: its face or hands end with it
             tracker = trackers.pop(stream, None)
             if tracker is not None:
                 tracker.close(started, out)
             if stream in reported:
                 reported.discard(stream)
                 reply["ended"] = "face"
+            if out.hands_ended:
+                reply["handsEnded"] = sorted(out.hands_ended)
+            line(reply)
+            continue
+        if model not in (0, 1):
+            reply["error"] = "model %d: 0 (face) or 1 (hands) expected" % model
             line(reply)
             continue
         image = cv2.imdecode(numpy.frombuffer(jpeg, numpy.uint8), cv2.IMREAD_COLOR)
@@ -424,15 +445,29 @@ def run_frames_stdin(args, cv2, mp, stop):
             line(reply)
             continue
         tracker = trackers.get(stream)
+        wanted = HandTracker if model == 1 else FaceTracker
+        if tracker is not None and not isinstance(tracker, wanted):  # the stream changed model: a new tracker
+            trackers.pop(stream).close(started, out)
+            if stream in reported:
+                reported.discard(stream)
+                reply["ended"] = "face"
+            tracker = None
         if tracker is None:
             if len(trackers) >= MAX_STREAMS:
                 reply["error"] = "more than %d camera streams at once" % MAX_STREAMS
                 line(reply)
                 continue
-            tracker = trackers[stream] = FaceTracker(mp, args)
+            tracker = trackers[stream] = wanted(mp, args)
         rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
         tracker.process(rgb, started, out)
         reply["ms"] = round(1000 * (time.monotonic() - started), 2)
+        if out.hands_ended:  # lost, or the stream left the hands model
+            reply["handsEnded"] = sorted(out.hands_ended)
+        if model == 1:
+            if out.hands:
+                reply["hands"] = out.hands
+            line(reply)
+            continue
         if out.face_value is not None:
             reply["face"] = out.face_value
             reported.add(stream)
@@ -447,7 +482,7 @@ def run_frames_stdin(args, cv2, mp, stop):
 
 def parse(argv):
     p = argparse.ArgumentParser(prog="prospero camera", description=__doc__.splitlines()[0])
-    what = p.add_mutually_exclusive_group(required=True)
+    what = p.add_mutually_exclusive_group()
     what.add_argument("--face", action="store_true")
     what.add_argument("--hands", action="store_true")
     src = p.add_mutually_exclusive_group()
@@ -467,8 +502,9 @@ def parse(argv):
         fail("--port %d is outside 1...65535" % args.port)
     if args.calibrate < 0 or not math.isfinite(args.calibrate):
         fail("--calibrate needs a positive number of seconds")
-    if args.frames_stdin and not args.face:
-        fail("--frames-stdin tracks faces only (give --face)")
+    # On a pipe each record names its model; elsewhere one of the two is needed.
+    if not (args.face or args.hands or args.frames_stdin):
+        fail("choose one of --face or --hands")
     # With a still image, calibrating means "this image is the neutral face".
     args.calibrate_image = bool(args.image) and args.calibrate > 0
     return args

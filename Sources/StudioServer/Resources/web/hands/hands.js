@@ -13,6 +13,7 @@ import { LearnButtons } from "/js/learn.js";
 import { CRTScope } from "/hands/crt.js";
 import { KeyboardStrip } from "/hands/keyboard.js";
 import { TouchForce } from "/js/touch-force.js";
+import { HandsCamera } from "/hands/camera.js";
 
 const ID = "hands";
 /** Touch slots the protocol carries: a fifth finger is ignored until one lifts. */
@@ -34,6 +35,12 @@ const modDial = new Dial(document.getElementById("dial-mod"), "Mod");
 const scope = new CRTScope(document.getElementById("scope"));
 const keyboard = new KeyboardStrip(document.getElementById("keyboard"));
 new OberonPanels(document.getElementById("panels"), studio);
+// This device's camera: its hands play the router as any tracker's (hands/camera.js).
+new HandsCamera(studio, {
+  toggle: document.getElementById("camera-toggle"), status: document.getElementById("camera-status"),
+  view: document.getElementById("hands-camera"), canvas: document.getElementById("hands-camera-canvas"),
+  hands: document.getElementById("hands-camera-hands"), latency: document.getElementById("camera-latency"),
+});
 studio.on("scope", (samples) => scope.feed(samples));
 
 // MARK: Controls
