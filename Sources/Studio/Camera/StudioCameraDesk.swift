@@ -300,10 +300,12 @@ public final class StudioCameraDesk: @unchecked Sendable {
         return OSCMessage("/prospero/face/blend", arguments)
     }
 
-    /// `/prospero/hand`: slot, side, confidence, then the 63 coordinates, as the bridge sends a webcam's hands.
+    /// `/prospero/hand`: slot, side, confidence, then the 63 coordinates, as the bridge sends a webcam's hands,
+    /// but mirrored (x = 1 − the image's x): a page's camera faces the player, and the pad shows its hands as a
+    /// mirror does, so a hand moved to the player's right moves right on the pad (the side stays the player's own).
     private static func handMessage(_ hand: StudioCameraHand) -> OSCMessage {
         var arguments: [OSCArgument] = [.int32(Int32(hand.slot)), .string(hand.side), .float32(Float(hand.confidence))]
-        arguments.append(contentsOf: hand.landmarks.map { .float32($0) })
+        for (i, v) in hand.landmarks.enumerated() { arguments.append(.float32(i % 3 == 0 ? 1 - v : v)) }
         return OSCMessage("/prospero/hand", arguments)
     }
 

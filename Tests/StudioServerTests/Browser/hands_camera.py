@@ -3,8 +3,9 @@ scripts/camera/drawn_hand.py, since no photograph of a hand ships in the camera 
 blank grey image):
 
 - the drawn hand: "Camera" finds the hand within 5 s of the click; the side and the 21 landmarks the server
-  applies (the Hands instrument's frame, what the pad draws and the router plays) and the page's camera view
-  shows equal what `prospero camera --hands --image HAND` gives (landmarks x, y within 0.03 of the image); the
+  applies (the Hands instrument's frame, what the pad draws and the router plays: mirrored, x = 1 - the image's x)
+  and the page's camera view shows equal what `prospero camera --hands --image HAND` gives (landmarks x, y within
+  0.03 of the image); the
   router plays a note and the synth holds it; the camera view draws the skeleton; the latency readout (frame
   sent -> hand applied in the server, median and 95th percentile) is printed; Stop camera ends the hand at once;
 - the blank video: frames are tracked, no hand is found, nothing plays;
@@ -131,7 +132,8 @@ try:
         if len(page) != 1 or len(applied) != 1:
             fail(f"{len(page)} hands in the camera's answer, {len(applied)} applied: one expected")
         page_xy = [v for i, v in enumerate(page[0]["lm"]) if i % 3 != 2]
-        applied_xy = [c for point in applied[0]["landmarks"] for c in point]
+        # The pad shows a page camera's hands as a mirror does: x = 1 - the image's x.
+        applied_xy = [c for x, y in applied[0]["landmarks"] for c in (1 - x, y)]
         page_worst, applied_worst = worst_difference(page_xy, ref_xy), worst_difference(applied_xy, ref_xy)
         print(f"camera: the page's landmarks within {page_worst:.4f}, the applied ones within {applied_worst:.4f} of --image's "
               f"(a {page[0]['side']} hand, {page[0]['conf']:.2f} sure; applied as {applied[0]['handedness']})", flush=True)

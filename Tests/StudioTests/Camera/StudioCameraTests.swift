@@ -164,7 +164,8 @@ struct StudioCameraTests {
         let frames = assembler.ingest(try OSCDecoder.decode(datagram.bytes), at: datagram.arrival)
         guard case .hand(let tracked)? = frames.first else { Issue.record("no hand frame: \(frames)"); return }
         #expect(tracked.slot == 0 && tracked.handedness == .right)
-        #expect(abs(Double(tracked[.indexTip].x) - lm[24]) < 1e-6 && abs(Double(tracked[.indexTip].y) - lm[25]) < 1e-6)
+        // Mirrored as the pad shows a page camera's hands: x = 1 − the image's x.
+        #expect(abs(Double(tracked[.indexTip].x) - (1 - lm[24])) < 1e-6 && abs(Double(tracked[.indexTip].y) - lm[25]) < 1e-6)
         desk.applied(arrival: datagram.arrival, now: datagram.arrival + 0.01)
         #expect(desk.stats(of: id)?.object?["latency"]?.object?["count"] == 1)
         // The hand is lost: /prospero/hand/end for its slot.

@@ -1,7 +1,7 @@
 // The Hands page's own camera (js/camera.js's PageCamera, shared with Hecate): the hands model's frames
 // (binary kind 0x21). The server's bridge finds up to four hands; they enter the studio's live input as
 // `/prospero/hand` from this page's camera and play the router as any sender's hands do (the pad draws them
-// as skeletons too). The camera view shows the mirrored image with each hand's 21 landmarks and bones,
+// as skeletons too, mirrored as this view is: a hand moved to the player's right moves right on the pad). The camera view shows the mirrored image with each hand's 21 landmarks and bones,
 // which hand it is, and the latency (frame sent → hand applied in the server).
 
 import { PageCamera } from "/js/camera.js";
