@@ -17,8 +17,8 @@ import Testing
 /// thread standing in for the audio driver, which logs the output's level so that the test can say the synth
 /// sounded while the hand was in view and stayed silent before it and with the blank video. Screenshot:
 /// hands-camera.png.
-@Suite("The Hands page's camera in Chromium", .serialized)
-struct HandsCameraBrowserTests {
+/// (Part of the cameras' serialized suite: one Chromium with a fake camera and one bridge at a time.)
+extension HecateCameraBrowserTests {
     /// Renders the active engine in real time and keeps each block's RMS with its time (`ProcessInfo.systemUptime`:
     /// CLOCK_MONOTONIC, the clock of Python's time.monotonic() in the script's marks).
     final class LevelLog: @unchecked Sendable {

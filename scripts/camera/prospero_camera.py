@@ -8,6 +8,10 @@ hands as `/prospero/hand isf+63f` (slot, left/right, confidence, 21 x y z) and `
 `--frames-stdin` tracks JPEG frames a program writes to stdin instead of a device, faces or hands as each
 record asks, one output line per frame on stdout (the studio's page cameras; see "Frames on a pipe" below
 and docs/studio-protocol.md).
+`--frames-stdout` is the other way round: it reads the device (or video file) and writes its frames, downscaled
+to fit 320x240 and JPEG-encoded, as length-prefixed records on stdout, at most --fps a second (the studio's
+own camera, `prospero studio --camera`, which feeds them to its one tracking bridge; a video file loops, as
+a camera never ends).
 Exit status: 0 done, 2 bad input or a missing camera/file/package, 130/143 on SIGINT/SIGTERM.
 """
 
@@ -480,6 +484,62 @@ def run_frames_stdin(args, cv2, mp, stop):
     return stop["status"]
 
 
+# ---- frames out (`--frames-stdout`): the studio's own camera ----
+#
+# stdout: records of a 4-byte big-endian length n, a UInt16 BE width, a UInt16 BE height, then n - 4 bytes of
+# JPEG (the frame downscaled to fit 320x240, never up), at most --fps records a second; nothing else.
+
+FRAME_WIDTH, FRAME_HEIGHT = 320, 240
+
+
+def run_frames_stdout(args, cv2, stop):
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, lambda number, _frame: sys.exit(128 + number))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+    source = open_source(args, cv2)
+    capture = source[1]
+    out = sys.stdout.buffer
+    period = 1.0 / args.fps
+    next_due = time.monotonic()
+    video_period = None
+    if args.video:
+        fps = capture.get(5)  # CAP_PROP_FPS
+        video_period = 1 / fps if fps and fps > 0 else 1 / 30
+    try:
+        while not stop["now"]:
+            ok, image = capture.read()
+            if not ok:
+                if args.video:  # a file stands in for a camera, which never ends: from the start again
+                    capture.set(1, 0)  # CAP_PROP_POS_FRAMES
+                    ok, image = capture.read()
+                if not ok:
+                    fail("the camera %s gave no frame" % (args.video or args.device), status=1)
+            now = time.monotonic()
+            if now < next_due:  # faster than --fps: this frame is skipped
+                if video_period:
+                    time.sleep(video_period)
+                continue
+            next_due = max(next_due + period, now)
+            h, w = image.shape[:2]
+            scale = min(1.0, FRAME_WIDTH / w, FRAME_HEIGHT / h)
+            if scale < 1:
+                image = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+            ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])
+            if not ok:
+                continue
+            data = jpeg.tobytes()
+            h, w = image.shape[:2]
+            out.write(struct.pack(">IHH", 4 + len(data), w, h) + data)
+            out.flush()
+            if video_period:  # play files at their own rate, as a camera would deliver them
+                time.sleep(max(0.0, video_period - (time.monotonic() - now)))
+    except BrokenPipeError:
+        return 0
+    finally:
+        capture.release()
+    return stop["status"]
+
+
 def parse(argv):
     p = argparse.ArgumentParser(prog="prospero camera", description=__doc__.splitlines()[0])
     what = p.add_mutually_exclusive_group()
@@ -490,6 +550,8 @@ def parse(argv):
     src.add_argument("--video")
     src.add_argument("--image")
     src.add_argument("--frames-stdin", action="store_true")
+    p.add_argument("--frames-stdout", action="store_true")
+    p.add_argument("--fps", type=float, default=30.0)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=9000)
     p.add_argument("--once", action="store_true")
@@ -503,7 +565,11 @@ def parse(argv):
     if args.calibrate < 0 or not math.isfinite(args.calibrate):
         fail("--calibrate needs a positive number of seconds")
     # On a pipe each record names its model; elsewhere one of the two is needed.
-    if not (args.face or args.hands or args.frames_stdin):
+    if not (args.fps > 0 and args.fps <= 60):
+        fail("--fps must be above 0 and at most 60")
+    if args.frames_stdout and (args.image or args.frames_stdin):
+        fail("--frames-stdout reads a camera (--device) or a video (--video)")
+    if not (args.face or args.hands or args.frames_stdin or args.frames_stdout):
         fail("choose one of --face or --hands")
     # With a still image, calibrating means "this image is the neutral face".
     args.calibrate_image = bool(args.image) and args.calibrate > 0
@@ -519,13 +585,14 @@ def main(argv):
         if "libGL" in str(e) or "libgthread" in str(e) or "libglib" in str(e):
             fail("OpenCV needs system libraries: %s (Debian: apt-get install libgl1 libglib2.0-0)" % e)
         fail("OpenCV is not installed in this Python (run scripts/camera-setup): %s" % e)
+    stop = {"now": False, "status": 0}
+    if args.frames_stdout:  # frames only: no tracker, so no mediapipe to load
+        return run_frames_stdout(args, cv2, stop)
     try:
         import mediapipe as mp
         mp.solutions.face_mesh
     except (ImportError, AttributeError) as e:
         fail("mediapipe 0.10.21 is not installed in this Python (run scripts/camera-setup): %s" % e)
-
-    stop = {"now": False, "status": 0}
 
     def on_signal(number, _frame):
         stop["now"], stop["status"] = True, 128 + number

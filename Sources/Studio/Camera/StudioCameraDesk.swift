@@ -14,8 +14,12 @@ import LiveHost
 /// when the live input applies the face or hands (``applied(arrival:now:)``, called by `StudioLiveInstrument`), the
 /// desk adds sent → applied, and received → applied (the server's share, exact), per client.
 public final class StudioCameraDesk: @unchecked Sendable {
-    /// Cameras tracked at once (each is a tracker in the bridge).
+    /// Pages' cameras tracked at once (each is a tracker in the bridge; the studio's own camera comes on top).
     public static let maximumStreams = 4
+    /// The client id of the studio's own camera (`prospero studio --camera`); no page's id looks like it.
+    public static let studioClient = "studio-camera"
+    /// Preview frames a second at most, to the pages that watch the studio's camera.
+    public static let maximumPreviewRate = 15.0
     /// Faces waiting to be applied, at most (older ones are forgotten: the live input was not running).
     static let maximumWaiting = 64
 
@@ -24,6 +28,10 @@ public final class StudioCameraDesk: @unchecked Sendable {
     public let input = StudioCameraInput()
     private let state = StudioLocked(State())
     private let sink = StudioLocked<(@Sendable (String, StudioServerMessage) -> Void)?>(nil)
+    private let watchers = StudioLocked<StudioFanOut?>(nil)
+    private let studioModel = StudioLocked<@Sendable () -> StudioCameraModel>({ .face })
+    /// The studio camera's frame count and when the last preview went out (monotonic seconds).
+    private let preview = StudioLocked((sequence: UInt32(0), sentAt: -Double.infinity))
 
     struct Stream {
         var number: UInt16
@@ -82,9 +90,33 @@ public final class StudioCameraDesk: @unchecked Sendable {
         self.log = log
     }
 
-    /// Where messages to one client go (the session sets it at construction).
-    func attach(_ send: @escaping @Sendable (String, StudioServerMessage) -> Void) {
+    /// Where messages to one client go, who watches the studio's camera, and which model it tracks (the session
+    /// sets them at construction).
+    func attach(_ send: @escaping @Sendable (String, StudioServerMessage) -> Void, watchers: StudioFanOut,
+                model: @escaping @Sendable () -> StudioCameraModel) {
         sink.withLock { $0 = send }
+        self.watchers.withLock { $0 = watchers }
+        studioModel.withLock { $0 = model }
+    }
+
+    /// A frame of the studio's own camera (`prospero studio --camera`), read at `now`: tracked as a page's frames
+    /// are (its own stream, newest wins, with the model the active instrument plays), and sent as the preview
+    /// (``StudioCameraPreview``, at most ``maximumPreviewRate`` a second) to the pages subscribed to `camera`,
+    /// none when no page watches. Its latency counts from `now` (read from the camera's pipe) to applied.
+    public func submitStudioFrame(jpeg: [UInt8], width: Int, height: Int, now: Double) {
+        let fanOut = watchers.withLock { $0 }
+        if let fanOut, fanOut.hasSubscribers(to: .camera) {
+            let sequence: UInt32? = preview.withLock { p in
+                guard now - p.sentAt >= 1 / Self.maximumPreviewRate else { return nil }
+                p.sentAt = now
+                p.sequence &+= 1
+                return p.sequence
+            }
+            if let sequence { fanOut.send(StudioCameraPreview(sequence: sequence, width: width, height: height, jpeg: jpeg[...]).encoded(), to: .camera) }
+        }
+        let model = studioModel.withLock { $0 }()
+        let frame = StudioCameraFrame(model: model, sequence: 0, sentAt: now * 1000, width: width, height: height, jpeg: jpeg[...])
+        try? submit(frame, client: Self.studioClient, now: now)
     }
 
     private func send(_ message: StudioServerMessage, to client: String) {
@@ -100,7 +132,7 @@ public final class StudioCameraDesk: @unchecked Sendable {
             if frame.isEnd {
                 guard s.streams[client] != nil else { return .success(false) }
             } else if s.streams[client] == nil {
-                guard s.streams.count < Self.maximumStreams else {
+                guard client == Self.studioClient || s.streams.keys.filter({ $0 != Self.studioClient }).count < Self.maximumStreams else {
                     return .failure(StudioError(code: "camera_busy", message: "the studio tracks at most \(Self.maximumStreams) cameras at once", ref: "camera"))
                 }
                 s.streams[client] = Stream(number: s.nextStream, model: frame.model)
@@ -228,6 +260,7 @@ public final class StudioCameraDesk: @unchecked Sendable {
             if let ms = result.trackingMilliseconds { o["ms"] = .number((ms * 10).rounded() / 10) }
             if let error = result.error { o["error"] = .string(error) }
             o["model"] = .string(flight.model == .hands ? "hands" : "face")
+            if flight.client == Self.studioClient { o["source"] = .string("studio") }
             o["face"] = .bool(result.face != nil)
             if flight.model == .hands {
                 o["hands"] = .array(result.hands.map { h in

@@ -15,10 +15,10 @@ export class HandsCamera extends PageCamera {
     window.handsCamera = this;
   }
 
-  /** The panel shows while the camera is on, and to say why it cannot be. */
+  /** The panel shows while the camera is on (this page's or the studio's), and to say why it cannot be. */
   status(text, kind) {
     super.status(text, kind);
-    this.els.view.hidden = !(this.on || ["error", "blocked", "unavailable", "restarting"].includes(kind));
+    this.els.view.hidden = !(this.on || this.studioName || ["error", "blocked", "unavailable", "restarting"].includes(kind));
   }
 
   describe(m) {

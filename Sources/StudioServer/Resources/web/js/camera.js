@@ -6,6 +6,11 @@
 // with a `camera` message (landmarks, the bridge's state, drops, latency), which the page draws over the
 // mirrored image. Frames never leave memory: no recording, no storage.
 //
+// When the studio runs its own camera (`prospero studio --camera`: the welcome's `info.camera` names it), the
+// view shows that camera instead while this page's own is off: the page subscribes to `camera` and draws the
+// preview frames the server sends (binary kind 0x22, at most 15 a second) with what the bridge tracks in them
+// (`camera` messages with `"source":"studio"`); a page that does not show the view never subscribes.
+//
 // `PageCamera` does the camera, the frames, the clock and the latency readout; a page subclasses it for what
 // it shows (`show(m)`: the readouts of one answer; `overlay(g, w, h)`: what it draws over the image, in the
 // image's own coordinates, the mirroring done; `describe(m)`: the status line of a tracked frame).
@@ -77,6 +82,11 @@ export class PageCamera {
     this.last = null;
     this.clock = [];  // {rtt, offset}: server ms − page ms, from pong
     this.quality = 0.75;
+    this.studioName = null;  // the studio's own camera, when it runs one
+    this.previewImage = null;
+    this.previews = 0;
+    studio.on("welcome", (m) => this.studioCamera(m.info?.camera ?? null));
+    studio.on("cameraPreview", (view) => this.preview(view));
     els.toggle.addEventListener("click", () => (this.on ? this.stop() : this.start()));
     studio.on("camera", (m) => this.received(m));
     studio.on("pong", (m) => this.pong(m));
@@ -131,10 +141,33 @@ export class PageCamera {
     // A frame without an image: the server ends this page's face or hands at once.
     this.studio.sendBinary(this.header(0, 0, 0));
     document.body.classList.remove(this.onClass);
-    this.els.view.hidden = true;
+    this.els.view.hidden = !this.studioName;
+    this.last = null;
     this.els.toggle.setAttribute("aria-pressed", "false");
     this.els.toggle.textContent = this.toggleText;
-    this.status("Camera off.", "off");
+    this.status(this.studioName ? `Showing the studio's camera (${this.studioName}).` : "Camera off.", "off");
+  }
+
+  /** The studio runs its own camera (`name`), or none (null): watch it while this page's camera is off. */
+  studioCamera(name) {
+    this.studioName = name;
+    this.studio.watch("camera", !!name);
+    if (this.on) return;
+    this.els.view.hidden = !name;
+    if (name) this.status(`Showing the studio's camera (${name}).`, "studio");
+  }
+
+  /** A preview frame of the studio's camera: [0x22][UInt32 seq][UInt16 w][UInt16 h][JPEG]. */
+  preview(view) {
+    if (this.on || view.byteLength < 10) return;
+    const blob = new Blob([new Uint8Array(view.buffer, view.byteOffset + 9, view.byteLength - 9)], { type: "image/jpeg" });
+    createImageBitmap(blob).then((image) => {
+      this.previewImage?.close();
+      this.previewImage = image;
+      this.previews++;
+      this.els.canvas.dataset.previews = String(this.previews);
+      if (!this.on) this.paint(image, image.width, image.height);
+    }).catch(() => { /* a frame the browser cannot decode: the next one comes */ });
   }
 
   pong(m) {
@@ -188,6 +221,7 @@ export class PageCamera {
   }
 
   received(m) {
+    if (m.source === "studio") { this.receivedStudio(m); return; }
     if (m.state === "unavailable" || m.state === "restarting") this.status(m.message ?? `camera bridge ${m.state}`, m.state);
     else if (m.state === "starting" && this.on) this.status("Starting the camera tracker…", "starting");
     this.accept(m);
@@ -196,6 +230,18 @@ export class PageCamera {
     if (!this.on) return;
     if (m.error) this.status(m.error, "error");
     else this.status(...this.describe(m));
+    this.show(m);
+    this.showLatency(m.stats ?? {});
+  }
+
+  /** What the bridge tracks in the studio's camera, shown while this page's own camera is off. */
+  receivedStudio(m) {
+    if (this.on) return;
+    this.accept(m);
+    if (m.seq === undefined) return;
+    this.last = m;
+    const [text, kind] = m.error ? [m.error, "error"] : this.describe(m);
+    this.status(`Studio camera (${this.studioName ?? "this machine"}): ${text}`, kind === "error" ? "error" : "studio");
     this.show(m);
     this.showLatency(m.stats ?? {});
   }
@@ -226,16 +272,22 @@ export class PageCamera {
   draw() {
     if (!this.on) return;
     requestAnimationFrame(() => this.draw());
-    const v = this.video, c = this.els.canvas;
+    const v = this.video;
     if (!v.videoWidth) return;
-    const scale = Math.min(1, VIEW_WIDTH / v.videoWidth);
-    const w = Math.round(v.videoWidth * scale), h = Math.round(v.videoHeight * scale);
+    this.paint(v, v.videoWidth, v.videoHeight);
+  }
+
+  /** One picture (the camera's video, or the studio camera's preview) mirrored, the overlay over it. */
+  paint(source, width, height) {
+    const c = this.els.canvas;
+    const scale = Math.min(1, VIEW_WIDTH / width);
+    const w = Math.round(width * scale), h = Math.round(height * scale);
     if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
     const g = c.getContext("2d");
     g.save();
     g.translate(w, 0);
     g.scale(-1, 1);
-    g.drawImage(v, 0, 0, w, h);
+    g.drawImage(source, 0, 0, w, h);
     this.overlay(g, w, h);
     g.restore();
     c.dataset.frames = String((Number(c.dataset.frames) || 0) + 1);
