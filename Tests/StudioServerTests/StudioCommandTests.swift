@@ -81,6 +81,11 @@ struct StudioCommandTests {
             let result = try TestPeers.runBlocking(prospero.path, ["studio"] + arguments, timeout: 30)
             #expect(result.status != 0 && result.output.contains(message), "\(arguments): \(result.output)")
         }
+        // `--camera` alone (here before another option) is the first camera: this machine has none, or it would start.
+        if !FileManager.default.fileExists(atPath: "/dev/video0") {
+            let bare = try TestPeers.runBlocking(prospero.path, ["studio", "--camera", "--port", "0"], timeout: 30)
+            #expect(bare.status != 0 && bare.output.contains("--camera: no camera 0 (/dev/video0 does not exist"), "\(bare.output)")
+        }
         // --camera without a camera environment says so and names the setup script.
         let noVenv = try TestPeers.runBlocking("/usr/bin/env", ["PROSPERO_CAMERA_VENV=/nonexistent-venv", prospero.path, "studio", "--camera", "/dev/null"], timeout: 30)
         #expect(noVenv.status != 0 && noVenv.output.contains("scripts/camera-setup"), "\(noVenv.output)")

@@ -139,3 +139,57 @@ extension HecateCameraBrowserTests {
         #expect(said.all.first?.contains("scripts/camera-setup") == true, "\(said.all)")
     }
 }
+
+extension HecateCameraBrowserTests {
+    @Test("the studio's camera reaches the Hands page in Chromium: its preview drawn, its hands drawn over it and playing the router (a video of the drawn hand as the device)",
+          .enabled(if: TestPeers.enabled(HecateCameraBrowserTests.available)))
+    func studioCameraInThePage() async throws {
+        try StudioBrowserTests.requirePeers()
+        try TestPeers.require(FileManager.default.isExecutableFile(atPath: HecateCameraBrowserTests.python), "the camera venv (scripts/camera-setup --test)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-studio-camera-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = dir.appendingPathComponent("hand.png").path, video = dir.appendingPathComponent("hand.avi").path
+        let drawn = try await TestPeers.run(HecateCameraBrowserTests.python, [Self.drawnHand, png], timeout: 60)
+        #expect(drawn.status == 0, "\(drawn.output)")
+        let made = try await TestPeers.run(HecateCameraBrowserTests.python, ["-c", """
+            import sys, cv2
+            image = cv2.imread(sys.argv[1])
+            out = cv2.VideoWriter(sys.argv[2], cv2.VideoWriter_fourcc(*"MJPG"), 30, (320, 240))
+            for _ in range(30): out.write(image)
+            out.release()
+            """, png, video], timeout: 60)
+        #expect(made.status == 0, "\(made.output)")
+
+        let tools = CameraBridgeLocator(python: HecateCameraBrowserTests.python,
+                                        script: HecateCameraBrowserTests.root.appendingPathComponent("scripts/camera/prospero_camera.py").path)
+        let camera = StudioCameraDesk(bridge: CameraBridgeProcess(locate: { tools }))
+        defer { camera.stop() }
+        let studio = try StudioTestServer(instruments: [try HandsStudioInstrument()], camera: camera)
+        defer { studio.stop() }
+        let input = LiveHost(source: StudioSourceTracker(MergedDatagramSource([UDPDatagramSource(host: "127.0.0.1", port: 0), camera.input])),
+                             instrument: StudioLiveInstrument(session: studio.session), stop: LiveStop())
+        try input.start()
+        let inputDone = LiveStop()
+        Thread.detachNewThread {
+            _ = try? input.run()
+            inputDone.request(.requested)
+        }
+        defer {
+            input.stop.request(.requested)
+            _ = inputDone.wait(timeout: .seconds(5))
+        }
+        let device = CameraDeviceProcess(source: try CameraDeviceProcess.resolve(video), locate: { tools })
+        defer { device.stop() }
+        // As `prospero studio --camera` does: the welcome names the camera, its frames go to the desk.
+        studio.session.info = ["camera": .string(device.source.name)]
+        device.start(frames: { jpeg, width, height in camera.submitStudioFrame(jpeg: jpeg, width: width, height: height, now: MonotonicClock.now()) },
+                     log: { print("studio: \($0)") })
+        try FileManager.default.createDirectory(at: StudioBrowserTests.screenshots, withIntermediateDirectories: true)
+        let result = try await TestPeers.run("python3", [StudioBrowserTests.browser.appendingPathComponent("studio_camera.py").path,
+                                                         "http://127.0.0.1:\(studio.port)/hands/", device.source.name,
+                                                         StudioBrowserTests.screenshots.path], timeout: 180)
+        #expect(result.status == 0, "studio_camera.py: \(result.output)")
+        for line in result.output.split(separator: "\n") where line.hasPrefix("camera: ") { print(line) }
+    }
+}

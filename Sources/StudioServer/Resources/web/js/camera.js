@@ -66,6 +66,8 @@ export class PageCamera {
     this.kind = FRAME_KINDS[model];
     this.toggleText = toggleText;
     this.onClass = onClass;
+    // The button's words (a `.label` inside it when it carries an icon too).
+    this.label = els.toggle.querySelector(".label") ?? els.toggle;
     this.on = false;
     this.stream = null;
     this.video = document.createElement("video");
@@ -122,7 +124,7 @@ export class PageCamera {
     document.body.classList.add(this.onClass);
     this.els.view.hidden = false;
     this.els.toggle.setAttribute("aria-pressed", "true");
-    this.els.toggle.textContent = "Stop camera";
+    this.label.textContent = "Stop camera";
     this.status("Camera on: starting the tracker…", "starting");
     // The clock offset to the server (pong's `server`): a few quick pings, then one every 2 s.
     for (let i = 0; i < 5; i++) setTimeout(() => this.studio.ping(), 150 * i);
@@ -144,7 +146,7 @@ export class PageCamera {
     this.els.view.hidden = !this.studioName;
     this.last = null;
     this.els.toggle.setAttribute("aria-pressed", "false");
-    this.els.toggle.textContent = this.toggleText;
+    this.label.textContent = this.toggleText;
     this.status(this.studioName ? `Showing the studio's camera (${this.studioName}).` : "Camera off.", "off");
   }
 
