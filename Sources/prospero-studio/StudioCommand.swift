@@ -19,7 +19,6 @@ import StudioServer
 /// Its own executable, `prospero-studio`, which `prospero studio` replaces itself with: the web stack
 /// (Hummingbird, swift-nio-ssl's BoringSSL) is most of the package's build, and a person who renders
 /// a demo or plays `prospero hecate` never waits for it.
-@main
 struct StudioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prospero studio",
@@ -77,15 +76,6 @@ struct StudioCommand: ParsableCommand {
     var hecateMIDIChannel = 1
 
     enum AudioMode: String { case auto, jack, browser, none }
-
-    /// `--camera` with no DEVICE (last, or before another option) means the first camera: it becomes `--camera=`.
-    static func main() {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        for (i, a) in arguments.enumerated() where a == "--camera" && (i + 1 == arguments.count || arguments[i + 1].hasPrefix("-")) {
-            arguments[i] = "--camera="
-        }
-        main(arguments)
-    }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
