@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The studio's one long-lived camera bridge: scripts/camera/prospero_camera.py `--face --frames-stdin` in
+/// The studio's one long-lived camera bridge: scripts/camera/prospero_camera.py `--frames-stdin` (faces and hands) in
 /// the camera venv, started on the first frame, fed length-prefixed JPEG records on its stdin and read line
 /// by line from its stdout (``StudioCameraBridgeLine``). When it dies, the next start waits 0.5, 1, 2, 4, then
 /// 8 s (back to 0.5 s once a run lasted 30 s); the death and the wait are reported. No camera environment is
@@ -52,7 +52,7 @@ public final class CameraBridgeProcess: StudioCameraBridge, @unchecked Sendable 
         lock.withLock { self.events = events }
     }
 
-    public func send(id: UInt32, stream: UInt16, jpeg: ArraySlice<UInt8>) -> Bool {
+    public func send(id: UInt32, stream: UInt16, model: StudioCameraModel, jpeg: ArraySlice<UInt8>) -> Bool {
         var report: [StudioCameraBridgeEvent] = []
         lock.lock()
         if !stopped, process == nil, Self.now >= notBefore {
@@ -74,12 +74,13 @@ public final class CameraBridgeProcess: StudioCameraBridge, @unchecked Sendable 
         for event in report { emit?(event) }
         guard let handle else { return false }
         var record = [UInt8]()
-        record.reserveCapacity(10 + jpeg.count)
-        let length = UInt32(6 + jpeg.count)
+        record.reserveCapacity(11 + jpeg.count)
+        let length = UInt32(7 + jpeg.count)
         for shift in stride(from: 24, through: 0, by: -8) { record.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
         for shift in stride(from: 24, through: 0, by: -8) { record.append(UInt8(truncatingIfNeeded: id >> UInt32(shift))) }
         record.append(UInt8(stream >> 8))
         record.append(UInt8(stream & 0xFF))
+        record.append(model.rawValue)
         record.append(contentsOf: jpeg)
         // A failed write means the child is gone: its termination handler reports that.
         do { try handle.write(contentsOf: record) } catch { return false }
@@ -99,7 +100,7 @@ public final class CameraBridgeProcess: StudioCameraBridge, @unchecked Sendable 
     private func launch(_ tools: CameraBridgeLocator) throws {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: tools.python)
-        child.arguments = [tools.script, "--face", "--frames-stdin"]
+        child.arguments = [tools.script, "--frames-stdin"]
         var environment = ProcessInfo.processInfo.environment
         // MediaPipe's C++ logging (glog/absl) otherwise fills the log on every start.
         environment["GLOG_minloglevel"] = environment["GLOG_minloglevel"] ?? "2"

@@ -69,11 +69,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// An LV2 host's event input (`LV2AtomSequence`: MIDI and the transport's tempo), then every LV2 plugin's
     /// `run` over it.
     case lv2AtomSequence
-    /// A page's camera frame (`StudioCameraFrame.parse`, binary kind 0x20); an accepted frame re-read from its
+    /// A page's camera frame (`StudioCameraFrame.parse`, binary kind 0x20 face or 0x21 hands); an accepted frame re-read from its
     /// encoding is the same frame.
     case studioCameraFrame
     /// A line of the camera bridge's `--frames-stdin` output (`StudioCameraBridgeLine.parse`); weights come back
-    /// clamped to 0…1, angles finite.
+    /// clamped to 0…1, angles finite, hands with 63 finite coordinates in slots 0…3.
     case cameraBridgeLine
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
@@ -150,6 +150,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             guard let line = try? StudioCameraBridgeLine.parse(bytes) else { return false }
             if case .frame(let result) = line, let face = result.face {
                 precondition(face.blend.values.allSatisfy { (0...1).contains($0) } && [face.yaw, face.pitch, face.roll].allSatisfy(\.isFinite))
+            }
+            if case .frame(let result) = line {
+                precondition(result.hands.allSatisfy { $0.landmarks.count == 63 && $0.landmarks.allSatisfy(\.isFinite) && (0...3).contains($0.slot) })
+                precondition(result.endedHands.allSatisfy { (0...3).contains($0) })
             }
             return true
         case .studioPCMFrame:

@@ -22,7 +22,6 @@ import Synchronization
 /// Its own executable, `prospero-studio`, which `prospero studio` replaces itself with: the web stack
 /// (Hummingbird, swift-nio-ssl's BoringSSL) is most of the package's build, and a person who renders
 /// a demo or plays `prospero hecate` never waits for it.
-@main
 struct StudioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prospero studio",
@@ -58,6 +57,9 @@ struct StudioCommand: ParsableCommand {
     @Option(help: "Accept OSC senders from this network when --osc-host is beyond loopback (repeatable): 192.168.1.0/24, 10.0.0.7, any.")
     var allow: [String] = []
 
+    @Option(name: .customLong("camera"), help: ArgumentHelp("Track this machine's camera too (DEVICE: /dev/videoN, an index, or a video file; `--camera` alone: the first camera); its faces or hands play the active instrument and the pages show its preview.", valueName: "DEVICE"))
+    var camera: String?
+
     @Flag(name: .customLong("no-qr"), help: "Do not print the QR code of the LAN URL.")
     var noQR = false
 
@@ -89,6 +91,12 @@ struct StudioCommand: ParsableCommand {
         guard (1...16).contains(hecateMIDIChannel) else { throw ValidationError("--hecate-midi-channel must be 1…16") }
         if hecateMIDI && (mode == .browser || mode == .none) {
             throw ValidationError("--hecate-midi sends on JACK midi_out: it needs --audio jack (or auto with a JACK server)")
+        }
+        if let camera {
+            do throws(CameraBridgeUnavailable) {
+                _ = try CameraBridgeLocator.locate()
+                _ = try CameraDeviceProcess.resolve(camera)
+            } catch { throw ValidationError(error.message) }
         }
     }
 
@@ -201,7 +209,17 @@ struct StudioCommand: ParsableCommand {
             throw ValidationError("cannot serve on \(host):\(port): \(failure.message ?? "the server did not start")")
         }
         let lanHost = StudioSecurity.isLoopback(host) ? nil : (host == "0.0.0.0" || host == "::" ? StudioNetwork.localAddresses().first : host)
-        session.info = ["osc": .string("udp \(tracker.localAddress)"), "lanURL": lanHost.map { .string(server.url(host: $0)) } ?? .null]
+        // The studio's own camera (--camera): its frames to the camera desk, tracked and previewed like a page's.
+        let studioCamera = try self.camera.map { device in
+            let source: CameraDeviceProcess.Source
+            do throws(CameraBridgeUnavailable) { source = try CameraDeviceProcess.resolve(device) } catch { throw ValidationError(error.message) }
+            let process = CameraDeviceProcess(source: source)
+            process.start(frames: { jpeg, width, height in camera.submitStudioFrame(jpeg: jpeg, width: width, height: height, now: MonotonicClock.now()) },
+                          log: { StandardOutput.line("studio: \($0)") })
+            return process
+        }
+        session.info = ["osc": .string("udp \(tracker.localAddress)"), "lanURL": lanHost.map { .string(server.url(host: $0)) } ?? .null,
+                        "camera": studioCamera.map { .string($0.source.name) } ?? .null]
         let inputThread = LiveCommand.HostThread(input) { _ in session.sources = tracker.sources }
         // Bound to every interface: this machine opens it on loopback; the LAN URL follows.
         StandardOutput.line("studio: \(server.url(host: host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : nil))")
@@ -224,8 +242,11 @@ struct StudioCommand: ParsableCommand {
         // The pages' cameras start their bridge on the first frame; say now whether they can.
         do {
             _ = try CameraBridgeLocator.locate()
-            StandardOutput.line("studio: page cameras: Use camera on Hecate (the camera bridge starts with the first frame; "
+            StandardOutput.line("studio: page cameras: Use camera on Hecate, Camera on Hands (the camera bridge starts with the first frame; "
                 + "phones need https, --tls)")
+            if let studioCamera {
+                StandardOutput.line("studio: camera \(studioCamera.source.name): its faces or hands play the active instrument; Hecate's and Hands' pages show it")
+            }
         } catch {
             StandardOutput.line("studio: page cameras unavailable: \(error.message)")
         }
@@ -256,6 +277,7 @@ struct StudioCommand: ParsableCommand {
             stop.wait(timeout: .seconds(1_000_000_000))
         }
         served.wait(timeout: .seconds(2))
+        studioCamera?.stop()
         camera.stop()
         settings.wait()
         midi?.wait(timeout: .seconds(2))

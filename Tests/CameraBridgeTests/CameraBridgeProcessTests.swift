@@ -45,11 +45,11 @@ struct CameraBridgeProcessTests {
         let events = Events()
         bridge.start(events: events.record)
         for id: UInt32 in 1...6 {
-            #expect(bridge.send(id: id, stream: 3, jpeg: jpeg[...]))
+            #expect(bridge.send(id: id, stream: 3, model: .face, jpeg: jpeg[...]))
             #expect(events.wait(30) { _ in events.lines.contains { if case .frame(let r) = $0 { r.id == id } else { false } } }, "no answer to frame \(id)")
         }
-        #expect(bridge.send(id: 7, stream: 3, jpeg: [0x01, 0x02][...]))
-        #expect(bridge.send(id: 8, stream: 3, jpeg: [][...]))
+        #expect(bridge.send(id: 7, stream: 3, model: .face, jpeg: [0x01, 0x02][...]))
+        #expect(bridge.send(id: 8, stream: 3, model: .face, jpeg: [][...]))
         #expect(events.wait(10) { _ in events.lines.count >= 9 })
         let lines = events.lines
         guard case .ready(let contours)? = lines.first else { Issue.record("no ready line first: \(lines)"); return }
@@ -64,6 +64,43 @@ struct CameraBridgeProcessTests {
         #expect(abs(try #require(faces.last?.blend["jawOpen"]) - (try #require(reference["jawOpen"]))) < 0.05)
         #expect(results[6].error?.contains("JPEG") == true)
         #expect(results[7].ended, "the stream's end ends its face")
+    }
+
+    @Test("hands over the pipe: a drawn hand's frames (model byte 1) give its 21 landmarks and side as --hands --image does; leaving the model ends the hand")
+    func theScriptTracksHandsFromThePipe() throws {
+        try TestPeers.require(CameraBridgeTests.bridgeReady, "the camera venv (scripts/camera-setup --test)")
+        let python = CameraBridgeTests.venv.appendingPathComponent("bin/python").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-camera-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = dir.appendingPathComponent("hand.png").path, jpegPath = dir.appendingPathComponent("hand.jpg").path
+        let drawn = try CameraBridgeTests.run(python, [CameraBridgeTests.root.appendingPathComponent("scripts/camera/drawn_hand.py").path, png])
+        #expect(drawn.status == 0, "\(drawn.err)")
+        let made = try CameraBridgeTests.run(python, ["-c", "import cv2, sys; cv2.imwrite(sys.argv[2], cv2.imread(sys.argv[1]), [cv2.IMWRITE_JPEG_QUALITY, 75])", png, jpegPath])
+        #expect(made.status == 0, "\(made.err)")
+        let jpeg = Array(try Data(contentsOf: URL(fileURLWithPath: jpegPath)))
+        let tools = CameraBridgeLocator(python: python, script: CameraBridgeTests.root.appendingPathComponent("scripts/camera/prospero_camera.py").path)
+        let bridge = CameraBridgeProcess(locate: { tools })
+        defer { bridge.stop() }
+        let events = Events()
+        bridge.start(events: events.record)
+        for id: UInt32 in 1...4 {
+            #expect(bridge.send(id: id, stream: 5, model: id == 4 ? .face : .hands, jpeg: jpeg[...]))
+            #expect(events.wait(30) { _ in events.lines.contains { if case .frame(let r) = $0 { r.id == id } else { false } } }, "no answer to frame \(id)")
+        }
+        let results = events.lines.compactMap { if case .frame(let r) = $0 { r } else { nil } }
+        #expect(results.map(\.id) == [1, 2, 3, 4])
+        let hands = results.prefix(3).map(\.hands)
+        #expect(hands.allSatisfy { $0.count == 1 && $0[0].slot == 0 }, "\(hands)")
+        #expect(results[3].endedHands == [0] && results[3].hands.isEmpty, "the stream left the hands model: its hand ends")
+        let printed = try CameraBridgeTests.lines(CameraBridgeTests.camera(["--hands", "--image", jpegPath, "--once", "--json", "--no-send"]).out)
+        let reference = try #require(printed.last?["hand"] as? [String: Any])
+        let lm = try #require(reference["lm"] as? [Double])
+        let tracked = try #require(hands.last?.first)
+        #expect(tracked.side == reference["side"] as? String)
+        // The pipe tracks video (each frame from the last one's landmarks, smoothed); --image detects afresh.
+        let worst = (0..<63).filter { $0 % 3 != 2 }.map { abs(Double(tracked.landmarks[$0]) - lm[$0]) }.max() ?? 1
+        #expect(worst < 0.03, "landmarks differ by up to \(worst)")
     }
 
     /// A child that says why and dies at once (`/bin/sh` as the "Python", a script of its own).
@@ -82,15 +119,15 @@ struct CameraBridgeProcessTests {
         defer { bridge.stop() }
         let events = Events()
         bridge.start(events: events.record)
-        _ = bridge.send(id: 1, stream: 1, jpeg: [0xFF, 0xD8][...])
+        _ = bridge.send(id: 1, stream: 1, model: .face, jpeg: [0xFF, 0xD8][...])
         #expect(events.wait(10) { $0.contains { if case .exited = $0 { true } else { false } } })
         #expect(events.all.first == .starting)
         #expect(events.all.contains(.exited(reason: "exit status 3: prospero camera: something broke", restartIn: 0.5)), "\(events.all)")
         // Within the backoff nothing starts; after it, the next frame starts the bridge again, and the wait doubles.
-        #expect(!bridge.send(id: 2, stream: 1, jpeg: [0xFF, 0xD8][...]))
+        #expect(!bridge.send(id: 2, stream: 1, model: .face, jpeg: [0xFF, 0xD8][...]))
         #expect(events.all.filter { $0 == .starting }.count == 1)
         usleep(600_000)
-        _ = bridge.send(id: 3, stream: 1, jpeg: [0xFF, 0xD8][...])
+        _ = bridge.send(id: 3, stream: 1, model: .face, jpeg: [0xFF, 0xD8][...])
         #expect(events.wait(10) { $0.contains(.exited(reason: "exit status 3: prospero camera: something broke", restartIn: 1)) }, "\(events.all)")
         #expect(events.all.filter { $0 == .starting }.count == 2)
     }
@@ -101,7 +138,7 @@ struct CameraBridgeProcessTests {
         })
         let events = Events()
         bridge.start(events: events.record)
-        #expect(!bridge.send(id: 1, stream: 1, jpeg: [0xFF, 0xD8][...]))
+        #expect(!bridge.send(id: 1, stream: 1, model: .face, jpeg: [0xFF, 0xD8][...]))
         guard case .unavailable(let message)? = events.all.first else { Issue.record("\(events.all)"); return }
         #expect(message.contains("scripts/camera-setup") && message.contains("libgl1"))
         // A missing package inside the venv is the same: the bridge's own message names the setup.
@@ -113,7 +150,7 @@ struct CameraBridgeProcessTests {
         defer { broken.stop() }
         let more = Events()
         broken.start(events: more.record)
-        _ = broken.send(id: 1, stream: 1, jpeg: [0xFF, 0xD8][...])
+        _ = broken.send(id: 1, stream: 1, model: .face, jpeg: [0xFF, 0xD8][...])
         #expect(more.wait(10) { $0.contains { if case .unavailable(let m) = $0 { m.contains("scripts/camera-setup") } else { false } } }, "\(more.all)")
     }
 }

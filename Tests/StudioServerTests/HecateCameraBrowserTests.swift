@@ -14,7 +14,7 @@ import Testing
 /// the faces enter the live input (a `LiveHost` over the UDP input merged with the cameras, as `prospero
 /// studio` runs it) and play Hecate, rendered by a thread standing in for the audio driver. The script prints
 /// the latency it measured (sent → applied, median and 95th percentile). Screenshot: selfie.png.
-@Suite("Hecate's page camera in Chromium", .serialized)
+@Suite("Page and studio cameras: Hecate's and the Hands page's in Chromium, --camera", .serialized)
 struct HecateCameraBrowserTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -75,10 +75,20 @@ struct StudioCommandTests {
 
         let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable")
         for (arguments, message) in [(["--audio", "loud"], "--audio must be"), (["--token", "short"], "--token must be"),
-                                     (["--port", "70000"], "--port must be"), (["--tls", "/nonexistent.pem", "/x.pem"], "--tls: cannot read")] {
+                                     (["--port", "70000"], "--port must be"), (["--tls", "/nonexistent.pem", "/x.pem"], "--tls: cannot read"),
+                                     (["--camera", "/nonexistent-camera.avi"], "--camera: no camera or video file at /nonexistent-camera.avi"),
+                                     (["--camera", "97"], "--camera: no camera 97")] {
             let result = try TestPeers.runBlocking(prospero.path, ["studio"] + arguments, timeout: 30)
             #expect(result.status != 0 && result.output.contains(message), "\(arguments): \(result.output)")
         }
+        // `--camera` alone (here before another option) is the first camera: this machine has none, or it would start.
+        if !FileManager.default.fileExists(atPath: "/dev/video0") {
+            let bare = try TestPeers.runBlocking(prospero.path, ["studio", "--camera", "--port", "0"], timeout: 30)
+            #expect(bare.status != 0 && bare.output.contains("--camera: no camera 0 (/dev/video0 does not exist"), "\(bare.output)")
+        }
+        // --camera without a camera environment says so and names the setup script.
+        let noVenv = try TestPeers.runBlocking("/usr/bin/env", ["PROSPERO_CAMERA_VENV=/nonexistent-venv", prospero.path, "studio", "--camera", "/dev/null"], timeout: 30)
+        #expect(noVenv.status != 0 && noVenv.output.contains("scripts/camera-setup"), "\(noVenv.output)")
     }
 
     @Test("Hecate offers the user's pack files from $XDG_CONFIG_HOME/prospero/packs by id; bad files are named and skipped")

@@ -5,9 +5,13 @@ options are the same. Faces go out as one bundle per frame of `/prospero/face/bl
 `/prospero/face/head fff` (yaw, pitch, roll degrees), and `/prospero/face/end` when the face is lost;
 hands as `/prospero/hand isf+63f` (slot, left/right, confidence, 21 x y z) and `/prospero/hand/end i`.
 `--json` prints the same frames as lines of Prospero's recording format on stdout (header first).
-`--frames-stdin` (faces only) tracks JPEG frames a program writes to stdin instead of a device, one
-output line per frame on stdout (the studio's page camera; see "Frames on a pipe" below and
-docs/studio-protocol.md).
+`--frames-stdin` tracks JPEG frames a program writes to stdin instead of a device, faces or hands as each
+record asks, one output line per frame on stdout (the studio's page cameras; see "Frames on a pipe" below
+and docs/studio-protocol.md).
+`--frames-stdout` is the other way round: it reads the device (or video file) and writes its frames, downscaled
+to fit 320x240 and JPEG-encoded, as length-prefixed records on stdout, at most --fps a second (the studio's
+own camera, `prospero studio --camera`, which feeds them to its one tracking bridge; a video file loops, as
+a camera never ends).
 Exit status: 0 done, 2 bad input or a missing camera/file/package, 130/143 on SIGINT/SIGTERM.
 """
 
@@ -341,17 +345,23 @@ class HandTracker:
 
 # ---- frames on a pipe (`--frames-stdin`): the studio's page camera ----
 #
-# stdin: records of a 4-byte big-endian length n (6...MAX_RECORD), then a UInt32 BE frame id, a UInt16 BE stream
-# number (one tracker per stream: a page's camera), then n - 6 bytes of JPEG. A record with no JPEG ends its
-# stream (its face ends). End of input ends the bridge (status 0).
+# stdin: records of a 4-byte big-endian length n (7...MAX_RECORD), then a UInt32 BE frame id, a UInt16 BE stream
+# number (one tracker per stream: a page's camera), a model byte (0: face mesh, 1: hands; a stream whose model
+# changes starts a new tracker), then n - 7 bytes of JPEG. A record with no JPEG ends its stream (its face or
+# hands end). End of input ends the bridge (status 0).
 # stdout: one JSON line first, {"ready":true,"contours":[[a,b],...]} (the face mesh's contour edges between
 # landmark indices), then exactly one line per record, in order:
 #   {"id":N,"stream":S,"ms":T}                           no face (T: milliseconds spent tracking)
 #   {"id":N,"stream":S,"ms":T,"points":[x,y,...]}         a face seen, still settling (not reported yet)
 #   {"id":N,"stream":S,"ms":T,"face":{"blend":{...},"head":[yaw,pitch,roll]},"points":[x,y,...]}
 #   {"id":N,"stream":S,"ms":T,"ended":"face"}             the face was lost (or the stream ended)
+#   {"id":N,"stream":S,"ms":T,"hands":[{"slot":k,"side":"left"|"right","conf":c,"lm":[x,y,z,...]}]}
+#                                                         hands seen (21 landmarks each, as /prospero/hand sends)
+#   {"id":N,"stream":S,"ms":T,"handsEnded":[k,...]}       hand slots lost at this frame (with "hands" when others stay)
 #   {"id":N,"stream":S,"error":"..."}                     the record was not a decodable JPEG
-# Points are the 468 landmarks' x, y in 0...1 of the image (4 decimals), not mirrored.
+# Points are the 468 landmarks' x, y in 0...1 of the image (4 decimals), not mirrored; hand landmarks x, y
+# (0...1 of the image, not mirrored) and z (MediaPipe's relative depth), 5 decimals; a hand's side names the
+# subject's own hand (the image is a plain camera image, as --hands without --mirror reads it).
 
 MAX_RECORD = 1 << 20
 MAX_STREAMS = 16
@@ -363,12 +373,21 @@ class LineOutput:
     def __init__(self):
         self.face_value = None
         self.ended = False
+        self.hands = []
+        self.hands_ended = []
 
     def face(self, now, blend, head):
         self.face_value = {"blend": {k: round(v, 4) for k, v in sorted(blend.items())}, "head": [round(a, 3) for a in head]}
 
     def face_ended(self, now):
         self.ended = True
+
+    def hand(self, now, slot, side, confidence, points):
+        self.hands.append({"slot": slot, "side": side, "conf": round(confidence, 4),
+                           "lm": [round(c, 5) for p in points for c in p]})
+
+    def hand_ended(self, now, slot):
+        self.hands_ended.append(slot)
 
 
 def read_exactly(stream, n):
@@ -401,23 +420,29 @@ def run_frames_stdin(args, cv2, mp, stop):
         if header is None:
             break
         (n,) = struct.unpack(">I", header)
-        if not (6 <= n <= MAX_RECORD):
-            fail("--frames-stdin: a record of %d bytes (6...%d expected)" % (n, MAX_RECORD))
+        if not (7 <= n <= MAX_RECORD):
+            fail("--frames-stdin: a record of %d bytes (7...%d expected)" % (n, MAX_RECORD))
         record = read_exactly(stdin, n)
         if record is None:
             break
-        frame_id, stream = struct.unpack(">IH", record[:6])
-        jpeg = record[6:]
+        frame_id, stream, model = struct.unpack(">IHB", record[:7])
+        jpeg = record[7:]
         out = LineOutput()
         started = time.monotonic()
         reply = {"id": frame_id, "stream": stream}
-        if not jpeg:  # the stream ended: its face ends with it
+        if not jpeg:  # the stream ended: its face or hands end with it
             tracker = trackers.pop(stream, None)
             if tracker is not None:
                 tracker.close(started, out)
             if stream in reported:
                 reported.discard(stream)
                 reply["ended"] = "face"
+            if out.hands_ended:
+                reply["handsEnded"] = sorted(out.hands_ended)
+            line(reply)
+            continue
+        if model not in (0, 1):
+            reply["error"] = "model %d: 0 (face) or 1 (hands) expected" % model
             line(reply)
             continue
         image = cv2.imdecode(numpy.frombuffer(jpeg, numpy.uint8), cv2.IMREAD_COLOR)
@@ -426,15 +451,29 @@ def run_frames_stdin(args, cv2, mp, stop):
             line(reply)
             continue
         tracker = trackers.get(stream)
+        wanted = HandTracker if model == 1 else FaceTracker
+        if tracker is not None and not isinstance(tracker, wanted):  # the stream changed model: a new tracker
+            trackers.pop(stream).close(started, out)
+            if stream in reported:
+                reported.discard(stream)
+                reply["ended"] = "face"
+            tracker = None
         if tracker is None:
             if len(trackers) >= MAX_STREAMS:
                 reply["error"] = "more than %d camera streams at once" % MAX_STREAMS
                 line(reply)
                 continue
-            tracker = trackers[stream] = FaceTracker(mp, args)
+            tracker = trackers[stream] = wanted(mp, args)
         rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
         tracker.process(rgb, started, out)
         reply["ms"] = round(1000 * (time.monotonic() - started), 2)
+        if out.hands_ended:  # lost, or the stream left the hands model
+            reply["handsEnded"] = sorted(out.hands_ended)
+        if model == 1:
+            if out.hands:
+                reply["hands"] = out.hands
+            line(reply)
+            continue
         if out.face_value is not None:
             reply["face"] = out.face_value
             reported.add(stream)
@@ -447,9 +486,65 @@ def run_frames_stdin(args, cv2, mp, stop):
     return stop["status"]
 
 
+# ---- frames out (`--frames-stdout`): the studio's own camera ----
+#
+# stdout: records of a 4-byte big-endian length n, a UInt16 BE width, a UInt16 BE height, then n - 4 bytes of
+# JPEG (the frame downscaled to fit 320x240, never up), at most --fps records a second; nothing else.
+
+FRAME_WIDTH, FRAME_HEIGHT = 320, 240
+
+
+def run_frames_stdout(args, cv2, stop):
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, lambda number, _frame: sys.exit(128 + number))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+    source = open_source(args, cv2)
+    capture = source[1]
+    out = sys.stdout.buffer
+    period = 1.0 / args.fps
+    next_due = time.monotonic()
+    video_period = None
+    if args.video:
+        fps = capture.get(5)  # CAP_PROP_FPS
+        video_period = 1 / fps if fps and fps > 0 else 1 / 30
+    try:
+        while not stop["now"]:
+            ok, image = capture.read()
+            if not ok:
+                if args.video:  # a file stands in for a camera, which never ends: from the start again
+                    capture.set(1, 0)  # CAP_PROP_POS_FRAMES
+                    ok, image = capture.read()
+                if not ok:
+                    fail("the camera %s gave no frame" % (args.video or args.device), status=1)
+            now = time.monotonic()
+            if now < next_due:  # faster than --fps: this frame is skipped
+                if video_period:
+                    time.sleep(video_period)
+                continue
+            next_due = max(next_due + period, now)
+            h, w = image.shape[:2]
+            scale = min(1.0, FRAME_WIDTH / w, FRAME_HEIGHT / h)
+            if scale < 1:
+                image = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+            ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])
+            if not ok:
+                continue
+            data = jpeg.tobytes()
+            h, w = image.shape[:2]
+            out.write(struct.pack(">IHH", 4 + len(data), w, h) + data)
+            out.flush()
+            if video_period:  # play files at their own rate, as a camera would deliver them
+                time.sleep(max(0.0, video_period - (time.monotonic() - now)))
+    except BrokenPipeError:
+        return 0
+    finally:
+        capture.release()
+    return stop["status"]
+
+
 def parse(argv):
     p = argparse.ArgumentParser(prog="prospero camera", description=__doc__.splitlines()[0])
-    what = p.add_mutually_exclusive_group(required=True)
+    what = p.add_mutually_exclusive_group()
     what.add_argument("--face", action="store_true")
     what.add_argument("--hands", action="store_true")
     src = p.add_mutually_exclusive_group()
@@ -457,6 +552,8 @@ def parse(argv):
     src.add_argument("--video")
     src.add_argument("--image")
     src.add_argument("--frames-stdin", action="store_true")
+    p.add_argument("--frames-stdout", action="store_true")
+    p.add_argument("--fps", type=float, default=30.0)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=9000)
     p.add_argument("--once", action="store_true")
@@ -469,8 +566,13 @@ def parse(argv):
         fail("--port %d is outside 1...65535" % args.port)
     if args.calibrate < 0 or not math.isfinite(args.calibrate):
         fail("--calibrate needs a positive number of seconds")
-    if args.frames_stdin and not args.face:
-        fail("--frames-stdin tracks faces only (give --face)")
+    # On a pipe each record names its model; elsewhere one of the two is needed.
+    if not (args.fps > 0 and args.fps <= 60):
+        fail("--fps must be above 0 and at most 60")
+    if args.frames_stdout and (args.image or args.frames_stdin):
+        fail("--frames-stdout reads a camera (--device) or a video (--video)")
+    if not (args.face or args.hands or args.frames_stdin or args.frames_stdout):
+        fail("choose one of --face or --hands")
     # With a still image, calibrating means "this image is the neutral face".
     args.calibrate_image = bool(args.image) and args.calibrate > 0
     return args
@@ -485,13 +587,14 @@ def main(argv):
         if "libGL" in str(e) or "libgthread" in str(e) or "libglib" in str(e):
             fail("OpenCV needs system libraries: %s (Debian: apt-get install libgl1 libglib2.0-0)" % e)
         fail("OpenCV is not installed in this Python (run scripts/camera-setup): %s" % e)
+    stop = {"now": False, "status": 0}
+    if args.frames_stdout:  # frames only: no tracker, so no mediapipe to load
+        return run_frames_stdout(args, cv2, stop)
     try:
         import mediapipe as mp
         mp.solutions.face_mesh
     except (ImportError, AttributeError) as e:
         fail("mediapipe 0.10.21 is not installed in this Python (run scripts/camera-setup): %s" % e)
-
-    stop = {"now": False, "status": 0}
 
     def on_signal(number, _frame):
         stop["now"], stop["status"] = True, 128 + number

@@ -1,10 +1,11 @@
 import InstrumentSettings
 
-/// A camera frame a page sends (binary WebSocket message, kind `0x20`, little-endian like every binary frame):
+/// A camera frame a page sends (binary WebSocket message, kind `0x20` for the face model or `0x21` for the
+/// hands model, little-endian like every binary frame):
 ///
 /// | bytes | field |
 /// | --- | --- |
-/// | 0 | `0x20` |
+/// | 0 | `0x20` (track a face) or `0x21` (track hands) |
 /// | 1–4 | UInt32 sequence number (the page counts its frames) |
 /// | 5–12 | Float64 when the page sent it, in the server's monotonic ms as the page estimates it from `pong` (0: unknown) |
 /// | 13–14 | UInt16 width, 1…``maximumWidth`` px |
@@ -12,12 +13,16 @@ import InstrumentSettings
 /// | 17… | the JPEG image (starts with `FF D8`), at most ``maximumJPEGBytes``; none: the page's camera stopped |
 public struct StudioCameraFrame: Sendable, Equatable {
     public static let kind: UInt8 = 0x20
+    /// The kind of a frame whose hands are tracked.
+    public static let handsKind: UInt8 = 0x21
     public static let headerBytes = 17
     public static let maximumWidth = 320
     public static let maximumHeight = 240
     /// A 320×240 JPEG at the page's quality is 8–25 KiB; the cap leaves room below the socket's 64 KiB message limit.
     public static let maximumJPEGBytes = 60 * 1024
 
+    /// What the bridge tracks in it (the kind byte).
+    public var model: StudioCameraModel
     public var sequence: UInt32
     /// Server monotonic milliseconds at sending (the page's estimate), nil when the page did not know the offset.
     public var sentAt: Double?
@@ -26,7 +31,8 @@ public struct StudioCameraFrame: Sendable, Equatable {
     /// Empty: the page's camera stopped (its face ends now).
     public var jpeg: ArraySlice<UInt8>
 
-    public init(sequence: UInt32, sentAt: Double?, width: Int, height: Int, jpeg: ArraySlice<UInt8>) {
+    public init(model: StudioCameraModel = .face, sequence: UInt32, sentAt: Double?, width: Int, height: Int, jpeg: ArraySlice<UInt8>) {
+        self.model = model
         self.sequence = sequence
         self.sentAt = sentAt
         self.width = width
@@ -40,8 +46,8 @@ public struct StudioCameraFrame: Sendable, Equatable {
     /// The frame in `bytes`, or an error naming what is wrong (`bad_message`, `too_large`, ref `camera`).
     public static func parse(_ bytes: [UInt8]) throws(StudioError) -> StudioCameraFrame {
         guard let first = bytes.first else { throw .badMessage("an empty binary message", ref: "camera") }
-        guard first == kind else {
-            throw .badMessage("binary message of kind 0x\(String(first, radix: 16)): clients send only camera frames (0x20)", ref: "camera")
+        guard let model = StudioCameraModel(frameKind: first) else {
+            throw .badMessage("binary message of kind 0x\(String(first, radix: 16)): clients send only camera frames (0x20 face, 0x21 hands)", ref: "camera")
         }
         guard bytes.count >= headerBytes else {
             throw .badMessage("a camera frame needs a \(headerBytes)-byte header, got \(bytes.count) bytes", ref: "camera")
@@ -63,13 +69,13 @@ public struct StudioCameraFrame: Sendable, Equatable {
             }
         }
         guard sent.isFinite, sent >= 0, sent < 1e15 else { throw .badMessage("a camera frame's time must be 0…10¹⁵ ms", ref: "camera") }
-        return StudioCameraFrame(sequence: u32(1), sentAt: sent > 0 ? sent : nil, width: width, height: height,
+        return StudioCameraFrame(model: model, sequence: u32(1), sentAt: sent > 0 ? sent : nil, width: width, height: height,
                                  jpeg: bytes[headerBytes...])
     }
 
     /// The frame's bytes (what a page sends; tests and the fuzz target's round trip).
     public func encoded() -> [UInt8] {
-        var out: [UInt8] = [Self.kind]
+        var out: [UInt8] = [model.frameKind]
         func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
         put(sequence)
         put((sentAt ?? 0).bitPattern)

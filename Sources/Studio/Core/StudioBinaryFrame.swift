@@ -13,6 +13,10 @@ public enum StudioBinaryFrame {
         case pcm = 0x10
         /// Client → server: a page's camera frame (``StudioCameraFrame``: header, then a JPEG).
         case camera = 0x20
+        /// Client → server: a page's camera frame whose hands are tracked (``StudioCameraFrame``, the same layout).
+        case handCamera = 0x21
+        /// The studio's own camera's preview (``StudioCameraPreview``: header, then a JPEG), to pages subscribed to `camera`.
+        case cameraPreview = 0x22
     }
 
     /// `kind` followed by `values` as little-endian Float32.
@@ -29,7 +33,7 @@ public enum StudioBinaryFrame {
 
     /// The kind and Float32 values of a frame from ``encode(_:_:)``; nil when it is not one.
     public static func decodeFloats(_ bytes: [UInt8]) -> (Kind, [Float])? {
-        guard let first = bytes.first, let kind = Kind(rawValue: first), kind != .pcm, kind != .camera, (bytes.count - 1) % 4 == 0 else { return nil }
+        guard let first = bytes.first, let kind = Kind(rawValue: first), kind != .pcm, kind != .camera, kind != .handCamera, kind != .cameraPreview, (bytes.count - 1) % 4 == 0 else { return nil }
         var values = [Float]()
         values.reserveCapacity((bytes.count - 1) / 4)
         var i = 1

@@ -34,6 +34,13 @@ public final class StudioFanOut: Sendable {
         for target in targets { target.outbox(frame) }
     }
 
+    /// `text` as one text message to every connected client subscribed to `subscription`. Any thread.
+    public func send(text: String, to subscription: StudioSubscription) {
+        let targets = routes.withLock { $0[subscription] ?? [] }
+        let message = StudioOutgoing.text(text)
+        for target in targets { target.outbox(message) }
+    }
+
     /// True when some connected client is subscribed to `subscription` (a short lock, no copy).
     public func hasSubscribers(to subscription: StudioSubscription) -> Bool {
         routes.withLock { !($0[subscription]?.isEmpty ?? true) }

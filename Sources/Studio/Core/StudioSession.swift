@@ -57,9 +57,17 @@ public final class StudioSession: @unchecked Sendable {
         let state = StudioLocked(State(clients: StudioClientRegistry(options: options, fanOut: fanOut),
                                        stage: StudioStage(instruments: instruments, active: active)))
         self.state = state
-        camera?.attach { client, message in
-            state.withLock { $0.clients.send(.text(message.text), toClient: client) }
-        }
+        camera?.attach({ client, message in
+            // The studio's own camera reports to the pages that watch it; a page's camera to that page.
+            if client == StudioCameraDesk.studioClient {
+                fanOut.send(text: message.text, to: .camera)
+            } else {
+                state.withLock { $0.clients.send(.text(message.text), toClient: client) }
+            }
+        }, watchers: fanOut, model: {
+            // The studio's camera tracks what the active instrument plays: hands for the Hands pad, else a face.
+            state.withLock { $0.stage.activeID } == HandsStudioInstrument.id ? .hands : .face
+        })
     }
 
     /// Makes every registered instrument.

@@ -14,4 +14,7 @@ public enum StudioSubscription: String, Sendable, CaseIterable, Hashable {
     case frames
     /// Binary PCM frames (kind 0x10), browser audio mode.
     case audio
+    /// The studio's own camera (`prospero studio --camera`): its preview (binary kind 0x22, ``StudioCameraPreview``)
+    /// and its `camera` messages (`"source":"studio"`: what the bridge tracks in it). Nothing when it runs none.
+    case camera
 }

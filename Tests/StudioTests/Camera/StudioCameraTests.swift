@@ -54,7 +54,12 @@ struct StudioCameraTests {
         for (line, says) in [("[1]", "not a JSON object"), (#"{"id":-1,"stream":1}"#, "`id`"),
                              (#"{"id":1,"stream":1,"face":{"blend":{"chinUp":1},"head":[0,0,0]}}"#, "chinUp"),
                              (#"{"id":1,"stream":1,"face":{"blend":{},"head":[0,400,0]}}"#, "head angle"),
-                             (#"{"id":1,"stream":1,"points":[0.5]}"#, "pairs"), ("{", "camera bridge")] {
+                             (#"{"id":1,"stream":1,"points":[0.5]}"#, "pairs"), ("{", "camera bridge"),
+                             (#"{"id":1,"stream":1,"hands":[{"slot":4,"side":"left","conf":1,"lm":[]}]}"#, "slot"),
+                             (#"{"id":1,"stream":1,"hands":[{"slot":0,"side":"up","conf":1,"lm":[]}]}"#, "side"),
+                             (#"{"id":1,"stream":1,"hands":[{"slot":0,"side":"left","conf":2,"lm":[]}]}"#, "conf"),
+                             (#"{"id":1,"stream":1,"hands":[{"slot":0,"side":"left","conf":1,"lm":[0.5,0.5]}]}"#, "21 landmarks"),
+                             (#"{"id":1,"stream":1,"handsEnded":[7]}"#, "hand slot")] {
             do {
                 _ = try StudioCameraBridgeLine.parse(Array(line.utf8))
                 Issue.record("\(line) was accepted")
@@ -69,12 +74,14 @@ struct StudioCameraTests {
     /// A bridge the test answers: it records each frame it takes and says busy/idle as told.
     final class ScriptedBridge: StudioCameraBridge, @unchecked Sendable {
         let taken = Mutex<[(id: UInt32, stream: UInt16, bytes: Int)]>([])
+        let models = Mutex<[StudioCameraModel]>([])
         let events = Mutex<(@Sendable (StudioCameraBridgeEvent) -> Void)?>(nil)
         let running = Mutex(true)
         func start(events: @escaping @Sendable (StudioCameraBridgeEvent) -> Void) { self.events.withLock { $0 = events } }
-        func send(id: UInt32, stream: UInt16, jpeg: ArraySlice<UInt8>) -> Bool {
+        func send(id: UInt32, stream: UInt16, model: StudioCameraModel, jpeg: ArraySlice<UInt8>) -> Bool {
             guard running.withLock({ $0 }) else { return false }
             taken.withLock { $0.append((id, stream, jpeg.count)) }
+            models.withLock { $0.append(model) }
             return true
         }
         func stop() {}
@@ -125,6 +132,53 @@ struct StudioCameraTests {
         bridge.say(#"{"id":3,"stream":1,"ended":"face"}"#)
         #expect(collected.packets.last == .message(OSCMessage("/prospero/face/end")))
         #expect(desk.stats(of: id) == nil, "the stream is gone")
+    }
+
+    @Test("a hands frame (kind 0x21) is tracked with the hands model; its hands enter the live input as /prospero/hand and end with /prospero/hand/end; the client gets their landmarks")
+    func handsEnterTheInput() throws {
+        let bridge = ScriptedBridge()
+        let desk = StudioCameraDesk(bridge: bridge)
+        let session = StudioSession(instruments: [StudioToneInstrument()], camera: desk)
+        let collected = Collected()
+        try desk.input.start { d in collected.datagrams.withLock { $0.append(d) } }
+        let out = StudioSessionTests.Outbox()
+        let (c, id, _) = StudioSessionTests().join(session, out)
+        let frame = StudioCameraFrame(model: .hands, sequence: 1, sentAt: 1000, width: 320, height: 240, jpeg: Self.jpeg[...])
+        #expect(frame.encoded().first == 0x21 && (try? StudioCameraFrame.parse(frame.encoded())) == frame)
+        session.receiveBinary(frame.encoded(), from: c, now: 1)
+        #expect(bridge.models.withLock { $0 } == [.hands])
+        // Landmarks as the bridge prints them: 21 points, x = 0.3 + k/100, y = 0.8 - k/50, z = -k/1000.
+        var lm: [Double] = []
+        for k in 0..<21 {
+            let d = Double(k)
+            lm += [0.3 + d / 100, 0.8 - d / 50, -d / 1000]
+        }
+        let numbers = lm.map { String($0) }.joined(separator: ",")
+        bridge.say(#"{"id":1,"stream":1,"ms":40,"hands":[{"slot":0,"side":"right","conf":0.82,"lm":[\#(numbers)]}]}"#)
+        let answer = try #require(out.take().last { $0["type"] == "camera" })
+        #expect(answer["model"] == "hands" && answer["face"] == false)
+        let hand = try #require(answer["hands"]?.array?.first?.object)
+        #expect(hand["side"] == "right" && hand["slot"] == 0 && hand["lm"]?.array?.count == 63)
+        #expect(answer["stats"]?.object?["hands"] == 1)
+        let datagram = try #require(collected.datagrams.withLock { $0.first })
+        var assembler = OSCFrameAssembler()
+        let frames = assembler.ingest(try OSCDecoder.decode(datagram.bytes), at: datagram.arrival)
+        guard case .hand(let tracked)? = frames.first else { Issue.record("no hand frame: \(frames)"); return }
+        #expect(tracked.slot == 0 && tracked.handedness == .right)
+        // Mirrored as the pad shows a page camera's hands: x = 1 − the image's x.
+        #expect(abs(Double(tracked[.indexTip].x) - (1 - lm[24])) < 1e-6 && abs(Double(tracked[.indexTip].y) - lm[25]) < 1e-6)
+        desk.applied(arrival: datagram.arrival, now: datagram.arrival + 0.01)
+        #expect(desk.stats(of: id)?.object?["latency"]?.object?["count"] == 1)
+        // The hand is lost: /prospero/hand/end for its slot.
+        session.receiveBinary(StudioCameraFrame(model: .hands, sequence: 2, sentAt: nil, width: 320, height: 240, jpeg: Self.jpeg[...]).encoded(), from: c, now: 2)
+        bridge.say(#"{"id":2,"stream":1,"ms":40,"handsEnded":[0]}"#)
+        #expect(collected.packets.last == .message(OSCMessage("/prospero/hand/end", [.int32(0)])))
+        // With the bridge down, the page's stop ends every hand slot at once.
+        bridge.running.withLock { $0 = false }
+        session.receiveBinary(StudioCameraFrame(model: .hands, sequence: 3, sentAt: nil, width: 0, height: 0, jpeg: []).encoded(), from: c, now: 3)
+        guard case .bundle(let ends)? = collected.packets.last else { Issue.record("no end bundle"); return }
+        #expect(ends.elements.count == 4 && ends.elements.first == .message(OSCMessage("/prospero/hand/end", [.int32(0)])))
+        #expect(desk.stats(of: id) == nil)
     }
 
     @Test("at most four cameras; a bridge that is not running drops frames and reports its state to the camera's client")

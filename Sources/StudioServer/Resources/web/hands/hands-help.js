@@ -26,6 +26,7 @@ installHelp({
       ["Skeletons", "Hands sent over OSC, drawn in the pad's own space; the green ring is the palm that picks the band."],
     ] },
     { heading: "Header", items: [
+      ["Camera", "Opens this device's front camera: your hands play the pad as a hand tracker's do; the view at the top right shows what it sees and its latency (the studio's own camera, with --camera, shows there too)."],
       ["All notes off", "Ends every note at once (the synth's and MIDI out's)."],
       ["Settings", "Opens the drawer with the note settings, the synth panel and the output meters."],
     ] },

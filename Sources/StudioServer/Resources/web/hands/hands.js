@@ -14,6 +14,7 @@ import { LearnButtons } from "/js/learn.js";
 import { CRTScope } from "/hands/crt.js";
 import { KeyboardStrip } from "/hands/keyboard.js";
 import { TouchForce } from "/js/touch-force.js";
+import { HandsCamera } from "/hands/camera.js";
 
 const ID = "hands";
 /** Touch slots the protocol carries: a fifth finger is ignored until one lifts. */
@@ -45,6 +46,12 @@ window.hands.knobs = { velocity: velocityKnob, mod: modKnob };
 const scope = new CRTScope(document.getElementById("scope"));
 const keyboard = new KeyboardStrip(document.getElementById("keyboard"));
 new OberonPanels(document.getElementById("panels"), studio);
+// This device's camera: its hands play the router as any tracker's (hands/camera.js).
+new HandsCamera(studio, {
+  toggle: document.getElementById("camera-toggle"), status: document.getElementById("camera-status"),
+  view: document.getElementById("hands-camera"), canvas: document.getElementById("hands-camera-canvas"),
+  hands: document.getElementById("hands-camera-hands"), latency: document.getElementById("camera-latency"),
+});
 studio.on("scope", (samples) => scope.feed(samples));
 
 // MARK: Controls

@@ -1,70 +1,17 @@
-// Hecate's page camera and Selfie view. "Use camera" opens the device's front camera
-// (getUserMedia, facingMode "user"); while it is on, the page sends downscaled JPEG frames (at most
-// 320×240, at most 30 a second) over the studio's WebSocket as binary messages of kind 0x20
-// (docs/studio-protocol.md, "Page cameras"). The server tracks them with its camera bridge and the face
-// plays Hecate as any sender's does; it answers each frame with a `camera` message (landmarks,
-// blendshapes, head angles, drops, latency), which the Selfie view draws over the mirrored image.
-// Frames never leave memory: no recording, no storage.
+// Hecate's page camera and Selfie view (the camera itself is js/camera.js's PageCamera, shared with the
+// Hands page): the face model's frames; each answer's landmarks and face-mesh contours are drawn over the
+// mirrored image, with the main blendshapes, the head angles and the latency beside it.
 
-export const MAX_WIDTH = 320;
-export const MAX_HEIGHT = 240;
-export const MAX_FPS = 30;
-/** The server refuses larger frames (StudioCameraFrame.maximumJPEGBytes). */
-export const MAX_JPEG_BYTES = 60 * 1024;
-const FRAME_KIND = 0x20;
-const HEADER_BYTES = 17;
-/** Past this many bytes waiting in the socket, a frame is skipped instead of sent. */
-const MAX_BUFFERED = 256 * 1024;
+import { PageCamera } from "/js/camera.js";
+
 const SHOWN = [["jawOpen", "Jaw open"], ["browInnerUp", "Brows up"], ["mouthSmileLeft", "Smile L"], ["mouthSmileRight", "Smile R"],
   ["cheekPuff", "Cheek puff"], ["mouthPucker", "Pucker"], ["eyeBlinkLeft", "Blink L"], ["eyeBlinkRight", "Blink R"]];
 
-/** Why this page cannot open a camera at all (nil when it can). */
-export function cameraBlockedReason() {
-  if (!window.isSecureContext) {
-    return `The camera needs a secure page, and this one is plain HTTP from ${location.hostname}. Start the studio with HTTPS `
-      + "(prospero studio --tls CERT.pem KEY.pem, e.g. made with mkcert) and open its https:// address, "
-      + "or open http://localhost on the machine that runs the studio.";
-  }
-  if (!navigator.mediaDevices?.getUserMedia) return "This browser gives pages no camera (navigator.mediaDevices is missing).";
-  return null;
-}
-
-/** A getUserMedia failure as a sentence a person can act on. */
-export function cameraErrorMessage(error) {
-  switch (error?.name) {
-    case "NotAllowedError": case "SecurityError":
-      return "Camera permission was denied. Allow the camera for this site in the browser's settings, then tap Use camera again.";
-    case "NotFoundError": case "OverconstrainedError": case "DevicesNotFoundError":
-      return "No camera was found on this device.";
-    case "NotReadableError": case "TrackStartError":
-      return "The camera could not start: another app may be using it.";
-    default:
-      return `The camera could not start: ${error?.message ?? error}`;
-  }
-}
-
-export class HecateCamera {
+export class HecateCamera extends PageCamera {
   /** `els`: toggle (button), status, selfie (section), canvas, blend (container), head, latency. */
   constructor(studio, els) {
-    this.studio = studio;
-    this.els = els;
-    this.on = false;
-    this.stream = null;
-    this.video = document.createElement("video");
-    this.video.muted = true;
-    this.video.playsInline = true;
-    this.grab = document.createElement("canvas");
-    // A canvas read back for every frame: kept in memory (a GPU canvas's readback made each JPEG take ~1 s
-    // in headless Chromium on SwiftShader).
-    this.grabContext = this.grab.getContext("2d", { willReadFrequently: true });
-    this.sequence = 0;
-    this.busy = false;
-    this.sent = 0;
-    this.skipped = 0;
-    this.last = null;
+    super(studio, { ...els, view: els.selfie }, { model: "face", idle: "Tap Use camera to play with your face through this device's camera." });
     this.contours = [];
-    this.clock = [];  // {rtt, offset}: server ms − page ms, from pong
-    this.quality = 0.75;
     this.bars = {};
     for (const [name, label] of SHOWN) {
       const fill = document.createElement("span");
@@ -86,126 +33,17 @@ export class HecateCamera {
       els.blend.append(row);
       this.bars[name] = { row, fill, value };
     }
-    els.toggle.addEventListener("click", () => (this.on ? this.stop() : this.start()));
-    studio.on("camera", (m) => this.received(m));
-    studio.on("pong", (m) => this.pong(m));
-    studio.on("error", (m) => { if (m.ref === "camera") this.status(`${m.message}`, "error"); });
-    studio.on("hidden", () => { if (this.on) this.stop(); });
     window.hecateCamera = this;
-    const blocked = cameraBlockedReason();
-    this.status(blocked ?? "Tap Use camera to play with your face through this device's camera.", blocked ? "blocked" : "off");
   }
 
-  status(text, kind) {
-    this.els.status.textContent = text;
-    this.els.status.dataset.state = kind;
-    this.state = kind;
+  accept(m) { if (m.contours) this.contours = m.contours; }
+
+  describe(m) {
+    if (m.face) return ["Tracking your face.", "tracking"];
+    return m.points ? ["Face found: settling…", "settling"] : ["No face in view: look into the camera.", "searching"];
   }
 
-  async start() {
-    const blocked = cameraBlockedReason();
-    if (blocked) { this.status(blocked, "blocked"); return; }
-    this.status("Opening the camera…", "opening");
-    try {
-      this.stream = await navigator.mediaDevices.getUserMedia({
-        video: { facingMode: "user", width: { ideal: 640 }, height: { ideal: 480 }, frameRate: { ideal: MAX_FPS } }, audio: false });
-    } catch (error) {
-      this.status(cameraErrorMessage(error), "error");
-      return;
-    }
-    this.video.srcObject = this.stream;
-    try { await this.video.play(); } catch { /* muted inline video plays without a gesture */ }
-    this.on = true;
-    this.sent = 0;
-    this.skipped = 0;
-    document.body.classList.add("camera-on");
-    this.els.selfie.hidden = false;
-    this.els.toggle.setAttribute("aria-pressed", "true");
-    this.els.toggle.textContent = "Stop camera";
-    this.status("Camera on: starting the tracker…", "starting");
-    // The clock offset to the server (pong's `server`): a few quick pings, then one every 2 s.
-    for (let i = 0; i < 5; i++) setTimeout(() => this.studio.ping(), 150 * i);
-    this.pinger = setInterval(() => this.studio.ping(), 2000);
-    this.tick();
-    this.draw();
-  }
-
-  stop() {
-    this.on = false;
-    clearInterval(this.pinger);
-    clearTimeout(this.timer);
-    for (const track of this.stream?.getTracks() ?? []) track.stop();
-    this.stream = null;
-    this.video.srcObject = null;
-    // A frame without an image: the server ends this page's face at once.
-    this.studio.sendBinary(this.header(0, 0, 0));
-    document.body.classList.remove("camera-on");
-    this.els.selfie.hidden = true;
-    this.els.toggle.setAttribute("aria-pressed", "false");
-    this.els.toggle.textContent = "Use camera";
-    this.status("Camera off.", "off");
-  }
-
-  pong(m) {
-    if (typeof m.t !== "number" || typeof m.server !== "number") return;
-    const now = performance.now(), rtt = now - m.t;
-    this.clock.push({ rtt, offset: m.server - (m.t + rtt / 2) });
-    if (this.clock.length > 8) this.clock.shift();
-  }
-
-  /** The server's clock now (ms) as the shortest round trip estimates it; 0 before any pong. */
-  serverNow() {
-    if (!this.clock.length) return 0;
-    const best = this.clock.reduce((a, b) => (b.rtt < a.rtt ? b : a));
-    return performance.now() + best.offset;
-  }
-
-  header(jpegBytes, width, height) {
-    const buffer = new ArrayBuffer(HEADER_BYTES + jpegBytes);
-    const view = new DataView(buffer);
-    view.setUint8(0, FRAME_KIND);
-    view.setUint32(1, this.sequence++ >>> 0, true);
-    view.setFloat64(5, this.serverNow(), true);
-    view.setUint16(13, width, true);
-    view.setUint16(15, height, true);
-    return buffer;
-  }
-
-  /** One frame every 1/30 s at most; none while the previous is still being encoded or the socket is backed up. */
-  tick() {
-    if (!this.on) return;
-    this.timer = setTimeout(() => this.tick(), 1000 / MAX_FPS);
-    const v = this.video;
-    if (this.busy || !v.videoWidth || v.readyState < 2) return;
-    if (!this.studio.connected || this.studio.bufferedAmount > MAX_BUFFERED) { this.skipped++; return; }
-    const scale = Math.min(1, MAX_WIDTH / v.videoWidth, MAX_HEIGHT / v.videoHeight);
-    const w = Math.max(1, Math.round(v.videoWidth * scale)), h = Math.max(1, Math.round(v.videoHeight * scale));
-    this.grab.width = w;
-    this.grab.height = h;
-    this.grabContext.drawImage(v, 0, 0, w, h);
-    this.busy = true;
-    this.grab.toBlob(async (blob) => {
-      try {
-        if (!blob || !this.on) return;
-        if (blob.size > MAX_JPEG_BYTES) { this.quality = Math.max(0.3, this.quality - 0.1); this.skipped++; return; }
-        const jpeg = new Uint8Array(await blob.arrayBuffer());
-        const buffer = this.header(jpeg.byteLength, w, h);
-        new Uint8Array(buffer, HEADER_BYTES).set(jpeg);
-        if (this.studio.sendBinary(buffer)) this.sent++; else this.skipped++;
-      } finally { this.busy = false; }
-    }, "image/jpeg", this.quality);
-  }
-
-  received(m) {
-    if (m.contours) this.contours = m.contours;
-    if (m.state === "unavailable" || m.state === "restarting") this.status(m.message ?? `camera bridge ${m.state}`, m.state);
-    else if (m.state === "starting" && this.on) this.status("Starting the camera tracker…", "starting");
-    if (m.seq === undefined) return;
-    this.last = m;
-    if (!this.on) return;
-    if (m.error) this.status(m.error, "error");
-    else if (m.face) this.status("Tracking your face.", "tracking");
-    else this.status(m.points ? "Face found: settling…" : "No face in view: look into the camera.", m.points ? "settling" : "searching");
+  show(m) {
     for (const [name] of SHOWN) {
       const v = m.blend?.[name], bar = this.bars[name];
       bar.row.dataset.value = v === undefined ? "" : String(v);
@@ -223,45 +61,23 @@ export class HecateCamera {
       head.textContent = "no head angles";
       delete head.dataset.yaw; delete head.dataset.pitch; delete head.dataset.roll;
     }
-    const s = m.stats ?? {}, l = s.latency, sl = s.serverLatency;
-    const latency = this.els.latency;
-    latency.textContent = l ? `latency ${l.median.toFixed(0)} ms median, ${l.p95.toFixed(0)} ms p95 (server ${sl ? sl.median.toFixed(0) : "—"} ms) · ${s.dropped} dropped`
-      : `latency — · ${s.dropped ?? 0} dropped`;
-    if (l) { latency.dataset.median = String(l.median); latency.dataset.p95 = String(l.p95); latency.dataset.count = String(l.count); }
-    if (sl) { latency.dataset.serverMedian = String(sl.median); latency.dataset.serverP95 = String(sl.p95); }
-    latency.dataset.dropped = String(s.dropped ?? 0);
   }
 
-  /** The Selfie view: the camera image mirrored, the landmarks and the contours over it. */
-  draw() {
-    if (!this.on) return;
-    requestAnimationFrame(() => this.draw());
-    const v = this.video, c = this.els.canvas;
-    if (!v.videoWidth) return;
-    const scale = Math.min(1, 480 / v.videoWidth);
-    const w = Math.round(v.videoWidth * scale), h = Math.round(v.videoHeight * scale);
-    if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
-    const g = c.getContext("2d");
-    g.save();
-    g.translate(w, 0);
-    g.scale(-1, 1);
-    g.drawImage(v, 0, 0, w, h);
+  /** The face mesh's contours and landmarks (violet once reported, ember while settling). */
+  overlay(g, w, h) {
     const p = this.last?.points;
-    if (p) {
-      const tracked = !!this.last.face;
-      g.strokeStyle = tracked ? "rgba(166, 51, 217, 0.9)" : "rgba(242, 89, 51, 0.8)";
-      g.lineWidth = 1.5;
-      g.beginPath();
-      for (const [a, b] of this.contours) {
-        if (2 * b + 1 >= p.length || 2 * a + 1 >= p.length) continue;
-        g.moveTo(p[2 * a] * w, p[2 * a + 1] * h);
-        g.lineTo(p[2 * b] * w, p[2 * b + 1] * h);
-      }
-      g.stroke();
-      g.fillStyle = tracked ? "rgba(232, 224, 208, 0.75)" : "rgba(242, 89, 51, 0.6)";
-      for (let i = 0; i + 1 < p.length; i += 2) g.fillRect(p[i] * w - 0.75, p[i + 1] * h - 0.75, 1.5, 1.5);
+    if (!p) return;
+    const tracked = !!this.last.face;
+    g.strokeStyle = tracked ? "rgba(166, 51, 217, 0.9)" : "rgba(242, 89, 51, 0.8)";
+    g.lineWidth = 1.5;
+    g.beginPath();
+    for (const [a, b] of this.contours) {
+      if (2 * b + 1 >= p.length || 2 * a + 1 >= p.length) continue;
+      g.moveTo(p[2 * a] * w, p[2 * a + 1] * h);
+      g.lineTo(p[2 * b] * w, p[2 * b + 1] * h);
     }
-    g.restore();
-    c.dataset.frames = String((Number(c.dataset.frames) || 0) + 1);
+    g.stroke();
+    g.fillStyle = tracked ? "rgba(232, 224, 208, 0.75)" : "rgba(242, 89, 51, 0.6)";
+    for (let i = 0; i + 1 < p.length; i += 2) g.fillRect(p[i] * w - 0.75, p[i + 1] * h - 0.75, 1.5, 1.5);
   }
 }

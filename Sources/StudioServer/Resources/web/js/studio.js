@@ -10,7 +10,7 @@ export const PROTOCOL_VERSION = 1;
 export const RECONNECT_MS = 500;
 /** Controls kept while offline (the oldest go first past this). */
 export const MAXIMUM_QUEUED = 64;
-export const BINARY_KINDS = { 1: "meters", 2: "scope", 3: "spectrum", 16: "pcm" };
+export const BINARY_KINDS = { 1: "meters", 2: "scope", 3: "spectrum", 16: "pcm", 34: "cameraPreview" };
 
 export class StudioConnection {
   constructor({ subscribe = ["state", "status", "meters", "scope", "spectrum", "frames"], url = null, banner = true } = {}) {
@@ -68,6 +68,14 @@ export class StudioConnection {
     socket.onerror = () => { /* onclose follows and retries */ };
   }
 
+  /** Adds or removes one stream of this page's subscriptions (a second hello changes them at once). */
+  watch(name, on) {
+    const has = this.subscribe.includes(name);
+    if (on === has) return;
+    this.subscribe = on ? [...this.subscribe, name] : this.subscribe.filter((s) => s !== name);
+    if (this.welcomed) this.socket?.send(JSON.stringify({ type: "hello", client: this.clientID, subscribe: this.subscribe }));
+  }
+
   retry() {
     if (this.stopped) return;
     clearTimeout(this.retryTimer);
@@ -87,6 +95,7 @@ export class StudioConnection {
       const kind = BINARY_KINDS[view.getUint8(0)];
       if (!kind) return;
       if (kind === "pcm") { this.emit("pcm", view); return; }
+      if (kind === "cameraPreview") { this.emit(kind, view); return; }
       const n = (view.byteLength - 1) >> 2;
       const values = new Float32Array(n);
       for (let i = 0; i < n; i++) values[i] = view.getFloat32(1 + 4 * i, true);

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// The entry point of `prospero-studio`: ``StudioCommand`` with its arguments, where `--camera` given no DEVICE
+/// (last, or before another option) means the first camera and becomes `--camera=0` (an option's value cannot be
+/// optional in ArgumentParser, nor empty).
+@main
+enum StudioMain {
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        for (i, a) in arguments.enumerated() where a == "--camera" && (i + 1 == arguments.count || arguments[i + 1].hasPrefix("-")) {
+            arguments[i] = "--camera=0"
+        }
+        StudioCommand.main(arguments)
+    }
+}
