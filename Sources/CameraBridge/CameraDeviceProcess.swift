@@ -1,3 +1,4 @@
+import CameraTools
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import CameraBridge
+import CameraTools
 import Foundation
 import LiveHost
 import LiveHostPOSIX

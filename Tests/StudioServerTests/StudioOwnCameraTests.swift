@@ -1,4 +1,5 @@
 import CameraBridge
+import CameraTools
 import Enobarbus
 import Foundation
 import LiveHost
