@@ -72,26 +72,9 @@ extension HecateCameraBrowserTests {
         try StudioBrowserTests.requirePeers()
         try TestPeers.require(FileManager.default.isExecutableFile(atPath: HecateCameraBrowserTests.python), "the camera venv (scripts/camera-setup --test)")
         let prospero = try #require(HecateCameraBrowserTests.prospero)
-        let tools = CameraBridgeLocator(python: HecateCameraBrowserTests.python,
-                                        script: HecateCameraBrowserTests.root.appendingPathComponent("scripts/camera/prospero_camera.py").path)
-        let camera = StudioCameraDesk(bridge: CameraBridgeProcess(locate: { tools }))
-        defer { camera.stop() }
-        let studio = try StudioTestServer(instruments: [try HandsStudioInstrument()], camera: camera)
-        defer { studio.stop() }
-        let session = studio.session
-
-        let input = LiveHost(source: StudioSourceTracker(MergedDatagramSource([UDPDatagramSource(host: "127.0.0.1", port: 0), camera.input])),
-                             instrument: StudioLiveInstrument(session: session), stop: LiveStop())
-        try input.start()
-        let inputDone = LiveStop()
-        Thread.detachNewThread {
-            _ = try? input.run()
-            inputDone.request(.requested)
-        }
-        defer {
-            input.stop.request(.requested)
-            _ = inputDone.wait(timeout: .seconds(5))
-        }
+        let rig = try StudioCameraRig(instruments: [try HandsStudioInstrument()])
+        defer { rig.stop() }
+        let studio = rig.studio, session = rig.session
         let levels = LevelLog(session: session)
         defer { levels.stop() }
 
@@ -116,6 +99,6 @@ extension HecateCameraBrowserTests {
         #expect(during > -40, "the hand did not make the synth sound: \(during) dBFS")
         #expect(withBlank < -90, "the synth sounds with a blank video: \(withBlank) dBFS")
         // The camera's hands went through the live input, counted as any sender's.
-        #expect(input.status.frames > 20, "\(input.status)")
+        #expect(rig.input.status.frames > 20, "\(rig.input.status)")
     }
 }

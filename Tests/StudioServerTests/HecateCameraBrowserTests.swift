@@ -52,25 +52,9 @@ struct HecateCameraBrowserTests {
         try TestPeers.require(FileManager.default.isExecutableFile(atPath: Self.python) && Self.photograph != nil,
                               "the camera venv (scripts/camera-setup --test)")
         let photograph = try #require(Self.photograph), prospero = try #require(Self.prospero)
-        let tools = CameraBridgeLocator(python: Self.python, script: Self.root.appendingPathComponent("scripts/camera/prospero_camera.py").path)
-        let camera = StudioCameraDesk(bridge: CameraBridgeProcess(locate: { tools }))
-        defer { camera.stop() }
-        let studio = try StudioTestServer(instruments: [HecateStudioInstrument()], camera: camera)
-        defer { studio.stop() }
-        let session = studio.session
-
-        let input = LiveHost(source: StudioSourceTracker(MergedDatagramSource([UDPDatagramSource(host: "127.0.0.1", port: 0), camera.input])),
-                             instrument: StudioLiveInstrument(session: session), stop: LiveStop())
-        try input.start()
-        let inputDone = LiveStop()
-        Thread.detachNewThread {
-            _ = try? input.run()
-            inputDone.request(.requested)
-        }
-        defer {
-            input.stop.request(.requested)
-            _ = inputDone.wait(timeout: .seconds(5))
-        }
+        let rig = try StudioCameraRig(instruments: [HecateStudioInstrument()])
+        defer { rig.stop() }
+        let studio = rig.studio, session = rig.session
         let render = HecateBrowserTests.RenderThread(session: session)
         defer { render.stop() }
 
@@ -82,7 +66,7 @@ struct HecateCameraBrowserTests {
         // The figures it measured (face found after, agreement with --image, latency), for the log and the README.
         for line in result.output.split(separator: "\n") where line.hasPrefix("camera: ") { print(line) }
         // The camera's faces went through the live input, counted as any sender's.
-        #expect(input.status.frames > 30, "\(input.status)")
+        #expect(rig.input.status.frames > 30, "\(rig.input.status)")
     }
 
     @Test("without a camera environment the page's frames are answered with a message naming scripts/camera-setup")

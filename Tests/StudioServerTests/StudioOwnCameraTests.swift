@@ -45,24 +45,9 @@ extension HecateCameraBrowserTests {
         let source = try CameraDeviceProcess.resolve(video)
         #expect(source == CameraDeviceProcess.Source(arguments: ["--video", video], name: video))
 
-        let tools = CameraBridgeLocator(python: HecateCameraBrowserTests.python,
-                                        script: HecateCameraBrowserTests.root.appendingPathComponent("scripts/camera/prospero_camera.py").path)
-        let camera = StudioCameraDesk(bridge: CameraBridgeProcess(locate: { tools }))
-        defer { camera.stop() }
-        let studio = try StudioTestServer(instruments: [HecateStudioInstrument()], camera: camera)
-        defer { studio.stop() }
-        let input = LiveHost(source: StudioSourceTracker(MergedDatagramSource([UDPDatagramSource(host: "127.0.0.1", port: 0), camera.input])),
-                             instrument: StudioLiveInstrument(session: studio.session), stop: LiveStop())
-        try input.start()
-        let inputDone = LiveStop()
-        Thread.detachNewThread {
-            _ = try? input.run()
-            inputDone.request(.requested)
-        }
-        defer {
-            input.stop.request(.requested)
-            _ = inputDone.wait(timeout: .seconds(5))
-        }
+        let rig = try StudioCameraRig(instruments: [HecateStudioInstrument()])
+        defer { rig.stop() }
+        let (tools, camera, studio) = (rig.tools, rig.camera, rig.studio)
         let (watching, _) = try studio.socket(subscribe: #"["state","camera"]"#)
         let (other, _) = try studio.socket(subscribe: #"["state","frames"]"#)
 
@@ -96,7 +81,7 @@ extension HecateCameraBrowserTests {
             print("camera: --camera with a video file: \(previews.count) previews in \(String(format: "%.2f", last.time - first.time)) s; jawOpen \(jaw)")
         }
         // Its faces went through the live input as any sender's.
-        #expect(input.status.frames > 0, "\(input.status)")
+        #expect(rig.input.status.frames > 0, "\(rig.input.status)")
         // A page that does not watch gets no preview.
         other.sendText(#"{"type":"ping","t":1}"#)
         var otherPreviews = 0
@@ -162,24 +147,9 @@ extension HecateCameraBrowserTests {
             """, png, video], timeout: 60)
         #expect(made.status == 0, "\(made.output)")
 
-        let tools = CameraBridgeLocator(python: HecateCameraBrowserTests.python,
-                                        script: HecateCameraBrowserTests.root.appendingPathComponent("scripts/camera/prospero_camera.py").path)
-        let camera = StudioCameraDesk(bridge: CameraBridgeProcess(locate: { tools }))
-        defer { camera.stop() }
-        let studio = try StudioTestServer(instruments: [try HandsStudioInstrument()], camera: camera)
-        defer { studio.stop() }
-        let input = LiveHost(source: StudioSourceTracker(MergedDatagramSource([UDPDatagramSource(host: "127.0.0.1", port: 0), camera.input])),
-                             instrument: StudioLiveInstrument(session: studio.session), stop: LiveStop())
-        try input.start()
-        let inputDone = LiveStop()
-        Thread.detachNewThread {
-            _ = try? input.run()
-            inputDone.request(.requested)
-        }
-        defer {
-            input.stop.request(.requested)
-            _ = inputDone.wait(timeout: .seconds(5))
-        }
+        let rig = try StudioCameraRig(instruments: [try HandsStudioInstrument()])
+        defer { rig.stop() }
+        let (tools, camera, studio) = (rig.tools, rig.camera, rig.studio)
         let device = CameraDeviceProcess(source: try CameraDeviceProcess.resolve(video), locate: { tools })
         defer { device.stop() }
         // As `prospero studio --camera` does: the welcome names the camera, its frames go to the desk.
