@@ -186,12 +186,7 @@ public final class CameraBridgeProcess: StudioCameraBridge, @unchecked Sendable 
             input = nil
             return process
         }
-        guard let child, child.isRunning else { return }
         // End of input ends the bridge; a signal makes sure.
-        kill(child.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(2)
-        while child.isRunning, Date() < deadline { usleep(20_000) }
-        if child.isRunning { kill(child.processIdentifier, SIGKILL) }
-        child.waitUntilExit()
+        child?.end()
     }
 }

@@ -194,11 +194,6 @@ public final class CameraDeviceProcess: @unchecked Sendable {
             stopped = true
             return process
         }
-        guard let child, child.isRunning else { return }
-        kill(child.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(2)
-        while child.isRunning, Date() < deadline { usleep(20_000) }
-        if child.isRunning { kill(child.processIdentifier, SIGKILL) }
-        child.waitUntilExit()
+        child?.end()
     }
 }
