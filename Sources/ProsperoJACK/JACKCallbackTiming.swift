@@ -74,6 +74,10 @@ public final class JACKCallbackTiming: @unchecked Sendable {
                            droppedCount: max(0, recordedCount - capacity), xrunTimes: xrunTimes())
     }
 
+    /// Forgets the previous callback's frame time: a new activation (a reconnected client, another server)
+    /// counts its cycles afresh. Call before activating, while no callback runs.
+    func startActivation() { hasPreviousFrame = false }
+
     /// Notes an xrun the server reported (JACK's notification thread; never the audio thread).
     func xrunOccurred() {
         let index = xrunsWritten.load(ordering: .relaxed)

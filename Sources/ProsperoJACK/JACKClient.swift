@@ -139,6 +139,7 @@ public final class JACKClient: @unchecked Sendable {
         let rate = sampleRate
         let frames = bufferSize
         handler.prepare(sampleRate: Double(rate), maximumFrames: frames)
+        timing?.startActivation()
         let state = JACKHandlerState(
             handler: handler, client: connection.handle, leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
             midiInPort: midiInPort, midiStorage: midiStorage, timing: timing
