@@ -29,12 +29,18 @@ extension JACKClientTests {
         var delay: Int
         /// Per undisturbed face frame, the input delay it needed (frames): `delay − margin`.
         var needs: [Int]
+        /// Per undisturbed face frame (same order as ``needs``), how long the threads of this process and jackd
+        /// waited for a CPU between its send and the audio thread taking it, in frames (at most
+        /// ``inputWaitAllowance``): time the machine took from the input threads, not time they spent.
+        var waits: [Int]
         /// Per disturbed face frame, what it needed (not judged).
         var disturbedNeeds: [Int]
         /// Late commands the engine host counted, disturbed frames included.
         var lateCommands: Int
 
         var worst: Int { needs.max() ?? .max }
+        /// The most any undisturbed frame needed beyond its own measured CPU wait.
+        var worstBeyondWait: Int { zip(needs, waits).map { $0 - $1 }.max() ?? .max }
         /// The `q`-quantile of the undisturbed needs (0…1).
         func quantile(_ q: Double) -> Int {
             let sorted = needs.sorted()
@@ -95,11 +101,15 @@ extension JACKClientTests {
         let measured = [server.jackd.pid, getpid()]
         var needs: [Int] = [], disturbedNeeds: [Int] = []
         var samples: [(need: Int, waited: Int, cadence: Int)] = []
-        var pending: (need: Int, xrunsBefore: Int, quiet: Bool)?
+        var pending: (need: Int, waitFrames: Int, xrunsBefore: Int, quiet: Bool)?
+        var waits: [Int] = []
         func judge() {
             guard let event = pending else { return }
             pending = nil
-            if event.quiet && probe.xruns.load(ordering: .relaxed) == event.xrunsBefore { needs.append(event.need) } else {
+            if event.quiet && probe.xruns.load(ordering: .relaxed) == event.xrunsBefore { 
+                needs.append(event.need)
+                waits.append(event.waitFrames)
+            } else {
                 disturbedNeeds.append(event.need)
             }
         }
@@ -125,11 +135,12 @@ extension JACKClientTests {
             usleep(UInt32(2 * periodMicroseconds))  // the periods around its due frame pass
             let cadence = probe.takeCadenceSpread()
             samples.append((delayFrames - margin, waited, cadence))
-            pending = (delayFrames - margin, xrunsBefore, waited <= Self.inputWaitAllowance && cadence <= periodMicroseconds)
+            pending = (delayFrames - margin, waited * 48_000 / 1_000_000_000, xrunsBefore,
+                       waited <= Self.inputWaitAllowance && cadence <= periodMicroseconds)
         }
         usleep(100_000)
         judge()
-        let run = InputMarginRun(period: period, delay: delayFrames, needs: needs, disturbedNeeds: disturbedNeeds,
+        let run = InputMarginRun(period: period, delay: delayFrames, needs: needs, waits: waits, disturbedNeeds: disturbedNeeds,
                                  lateCommands: handler.host.lateCommandCount)
         print("input margin run: \(run)")
         for limit in [100_000, 250_000, 500_000, 1_000_000, Int.max] {
@@ -156,6 +167,7 @@ extension JACKClientTests {
             measure: { try Self.measureInputMargins(period: period, delay: .standard, events: Self.inputMarginEvents) },
             merge: { run, next in
                 run.needs += next.needs
+                run.waits += next.waits
                 run.disturbedNeeds += next.disturbedNeeds
                 run.lateCommands += next.lateCommands
             })
@@ -170,11 +182,13 @@ extension JACKClientTests {
         let impossible = run.needs.filter { $0 <= 0 }
         #expect(impossible.count * 20 <= run.needs.count && impossible.allSatisfy { $0 > -period },
                 "more than 5 % of the frames, or one by more than a period, placed before their arrival: \(impossible) in \(run)")
-        // The verdict: with the default input delay, no undisturbed frame needed more, within what the run itself
-        // shows the server's time estimate can misplace a frame by (its most impossible need; 0 on a quiet run).
+        // The verdict: with the default input delay, no undisturbed frame needed more than the delay plus the time
+        // its threads were measured waiting for a CPU (a frame judged undisturbed may have waited up to 250 µs,
+        // 12 frames, and that wait is the machine's, not the input path's), within what the run itself shows the
+        // server's time estimate can misplace a frame by (its most impossible need; 0 on a quiet run).
         let placementError = max(0, -(run.needs.min() ?? 0))
-        #expect(run.worst - placementError <= run.delay,
-                "an undisturbed face frame was late beyond the run's \(placementError)-frame placement error: \(run)")
+        #expect(run.worstBeyondWait - placementError <= run.delay,
+                "an undisturbed face frame was late beyond its CPU wait and the run's \(placementError)-frame placement error (worst beyond its wait: \(run.worstBeyondWait)): \(run)")
     }
 
     /// `--input-delay` takes frames, periods or both; the default is one period and the measured margin; a bad
