@@ -206,7 +206,7 @@ let package = Package(
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Horatio", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),
         .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
         .testTarget(name: "OberonTests", dependencies: ["Oberon", "Ariel", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "StudioTests", dependencies: ["Studio", "LiveHost", "Horatio", "ProsperoTestSupport", "HiSynth", "HiSynthLibrary", "Ariel", "AllocationCounting", "Games", "Haptics", "Enobarbus", "Hecate", "InstrumentSettings"]),
+        .testTarget(name: "StudioTests", dependencies: ["Studio", "LiveHost", "Horatio", "ProsperoTestSupport", "HiSynth", "HiSynthLibrary", "Ariel", "AllocationCounting", "Games", "Haptics", "Enobarbus", "Hecate", "InstrumentSettings", "Prospero"]),
         .testTarget(
             name: "StudioServerTests",
             dependencies: [

@@ -39,9 +39,9 @@ extension JACKClientTests {
 
         /// Waits for the studio to serve and play, then selects `instrument` as a page does (the
         /// page's socket subscribes to `subscribe` and stays open).
-        func select(_ instrument: String, subscribe: String = #"["state","frames"]"#) throws {
+        func select(_ instrument: String, subscribe: String = #"["state","frames"]"#, sets: [(String, String)] = []) throws {
             try prospero.waitForLine(containing: "Ctrl-C to stop")
-            socket = try StudioPage.selecting(instrument, output: output, subscribe: subscribe).socket
+            socket = try StudioPage.selecting(instrument, output: output, subscribe: subscribe, sets: sets).socket
         }
 
         /// SIGINT, then the exit status.
@@ -135,25 +135,26 @@ extension JACKClientTests {
         #expect(abs(LatencyRun.median(studio.audio) - LatencyRun.median(cli.audio)) <= 48, "studio \(studio)\ncommand \(cli)")
     }
 
-    /// The studio's Hecate follows 132 BPM MIDI clock on its midi_in: the page's HUD frames carry the tempo.
-    @Test(.enabled(if: liveStopRunnable))
-    func studioHecateFollowsMIDIClock() throws {
+    /// The studio's Hecate follows 132 BPM MIDI clock on its midi_in, and the studio's hands (the adapter
+    /// `prospero hands` drives, which announces the tempo) show it: the page's live frames carry the tempo.
+    @Test(.enabled(if: liveStopRunnable), arguments: ["hecate", "hands"])
+    func studioInstrumentFollowsMIDIClock(instrument: String) throws {
         let framesPerClock = 48_000.0 * 60 / (132 * 24)
         var script = [TimedMIDI(frame: 0, bytes: [0xFA])]
         for k in 1...110 { script.append(TimedMIDI(frame: Int((Double(k) * framesPerClock).rounded()), bytes: [0xF8])) }
-        let run = try Self.firstUndisturbed("studio hecate clock", attempts: 8, {
+        let run = try Self.firstUndisturbed("studio \(instrument) clock", attempts: 8, {
             let server = try JACKTestServer()
             let sender = try JACKClient(configuration: server.configuration(client: "clock"))
             let clock = ScriptedMIDIHandler(script: script)
             try sender.activate(handler: clock)
             defer { sender.close() }
             let studio = try StudioRun(server: server, client: "ClockStudio", oscPort: Self.freePort,
-                                       extra: ["--midi-in", sender.ports.midiOutput])
-            try studio.select("hecate")
+                                       extra: ["--midi-in", sender.ports.midiOutput, "--callback-timing"])
+            try studio.select(instrument)
             try waitUntil("the clock connection", timeout: .seconds(5)) {
                 sender.portInfo(named: "ClockStudio:midi_in").map { !$0.connections.isEmpty } ?? false
             }
-            // The studio's first periods with Hecate selected (its start-up work on a busy machine) pass first.
+            // The studio's first periods with the instrument selected (its start-up work on a busy machine) pass first.
             usleep(300_000)
             let xrunsBefore = sender.statistics.xruns
             clock.armed.store(true, ordering: .releasing)
@@ -170,7 +171,7 @@ extension JACKClientTests {
             }
             let status = try studio.stop()
             return (tempo: tempo, xruns: xruns, status: status, output: studio.output)
-        }, { $0.xruns > 0 })
+        }, { $0.xruns > 0 }, output: { $0.output })
         guard let run else { return }
         #expect(run.status == 0, "\(run.output)")
         #expect(run.tempo.map { abs($0 - 132) < 0.05 } ?? false, "followed \(String(describing: run.tempo)): \(run.output)")

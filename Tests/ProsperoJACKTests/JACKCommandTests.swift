@@ -61,9 +61,10 @@ extension JACKClientTests {
     }
 
     /// `prospero hecate` live follows MIDI clock: a second client sends Start and 24 clocks per quarter
-    /// note at 132 BPM into the session's midi_in (connected with --midi-in), and Hecate reports the tempo.
-    @Test(.enabled(if: Peers.runnable("jackd") && (Peers.required || JACKClientTests.prospero != nil)))
-    func hecateLiveFollowsMIDIClock() throws {
+    /// note at 132 BPM into the session's midi_in (connected with --midi-in), and Hecate reports the tempo;
+    /// `prospero hands` (whose adapter the studio's hands are too) reports it the same way.
+    @Test(.enabled(if: Peers.runnable("jackd") && (Peers.required || JACKClientTests.prospero != nil)), arguments: ["hecate", "hands"])
+    func liveCommandFollowsMIDIClock(command: String) throws {
         guard let prospero = Self.prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
         let framesPerClock = 48_000.0 * 60 / (132 * 24)
         var script = [TimedMIDI(frame: 0, bytes: [0xFA])]
@@ -71,7 +72,8 @@ extension JACKClientTests {
         // An xrun while the clock plays shifts the clients' frame counts, so such a run is made again, up to eight
         // times as the studio's clock run: on a loaded 2-core VM runs of seconds meet xruns the program does not
         // cause (scripts/soak: no fault on the audio thread, callbacks of 10 ms wall time with no switch).
-        let run = try Self.firstUndisturbed("hecate clock", attempts: 8, {
+        let client = command == "hecate" ? "HecateTest" : "HandsTest"
+        let run = try Self.firstUndisturbed("\(command) clock", attempts: 8, {
             let server = try JACKTestServer()
             let sender = try JACKClient(configuration: server.configuration(client: "clock"))
             let clock = ScriptedMIDIHandler(script: script)
@@ -79,30 +81,30 @@ extension JACKClientTests {
             defer { sender.close() }
             let process = Process()
             process.executableURL = prospero
-            process.arguments = ["hecate", "-s", server.name, "--client-name", "HecateTest", "--no-connect-audio",
+            process.arguments = [command, "-s", server.name, "--client-name", client, "--no-connect-audio", "--no-settings",
                                  "--port", "\(40_000 + Int(getpid()) % 20_000)", "--duration", "4",
-                                 "--midi-in", sender.ports.midiOutput]
+                                 "--midi-in", sender.ports.midiOutput, "--callback-timing"]
             let out = Pipe(), err = Pipe()
             process.standardOutput = out
             process.standardError = err
             try process.run()
             defer { if process.isRunning { process.terminate() } }
-            try waitUntil("Hecate's client", timeout: .seconds(5)) { sender.portInfo(named: "HecateTest:midi_in") != nil }
+            try waitUntil("\(command)'s client", timeout: .seconds(5)) { sender.portInfo(named: "\(client):midi_in") != nil }
             // --midi-in connects once the session is active; then the clock starts.
             try waitUntil("the clock connection", timeout: .seconds(5)) {
-                sender.portInfo(named: "HecateTest:midi_in").map { !$0.connections.isEmpty } ?? false
+                sender.portInfo(named: "\(client):midi_in").map { !$0.connections.isEmpty } ?? false
             }
-            // Hecate's first periods (its start-up work on a busy machine) pass before the clock starts.
+            // The command's first periods (its start-up work on a busy machine) pass before the clock starts.
             usleep(300_000)
             let xrunsBefore = sender.statistics.xruns  // the server's, over every client of the graph
             clock.armed.store(true, ordering: .releasing)
             try waitUntil("the clock script", timeout: .seconds(5)) { clock.scriptFinished.load(ordering: .acquiring) }
             let xruns = sender.statistics.xruns - xrunsBefore
-            try waitUntil("prospero hecate to end", timeout: .seconds(10)) { !process.isRunning }
+            try waitUntil("prospero \(command) to end", timeout: .seconds(10)) { !process.isRunning }
             return (status: process.terminationStatus, xruns: xruns,
                     output: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
                     error: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-        }, { $0.xruns > 0 })
+        }, { $0.xruns > 0 }, output: { $0.output })
         guard let run else { return }
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains("MIDI clock in: 132.0 BPM"), "\(run.output)")

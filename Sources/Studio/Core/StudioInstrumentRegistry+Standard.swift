@@ -18,7 +18,7 @@ extension StudioInstrumentRegistry {
     ///   - hecatePacks: Hecate's packs: the built-ins and the user's files the edge read.
     ///   - frameClock: the audio clock with the input delay (JACK's): touches and face frames are due on it.
     ///   - midiClock: the MIDI clock arriving at the audio driver (its ``MIDIClockFollower``): the tempo
-    ///     Hecate follows, as `prospero hecate` does.
+    ///     Hecate follows, as `prospero hecate` does, and the one the hands' live frames show.
     ///   - hisynthPresets: HiSynth's user presets, as the edge that owns their files reads and writes them.
     ///   - hecateMIDIChannel: Hecate plays what it sounds as MIDI on this channel (JACK `midi_out`), nil for none.
     public static func standard(hecatePacks: HecatePackLibrary = HecatePackLibrary(),
@@ -37,7 +37,7 @@ extension StudioInstrumentRegistry {
         // ---
 
         // Hands and touch (studio-hands):
-        registry.register(HandsStudioInstrument.self) { try HandsStudioInstrument(frameClock: frameClock) }
+        registry.register(HandsStudioInstrument.self) { try HandsStudioInstrument(frameClock: frameClock, clock: midiClock) }
 
         // ---
 

@@ -6,10 +6,11 @@ import LiveHost
 import Prospero
 import Touchstone
 
-/// The hands screen's engine room: page fingers and OSC hands and touches → ``HandsPerformer``
-/// (the same chain as `prospero hands`: lifecycle, stabiliser, `MIDIRouter`) → JACK `midi_out`
-/// and/or the built-in synth. All calls come from one control thread; the synth is reached only
-/// through its engine host's command ring.
+/// The hands screen's engine room: page fingers and OSC hands and touches → the live adapter that
+/// `prospero hands` plays too (``HandsLiveInstrument``: lifecycle, stabiliser, `MIDIRouter`, Wekinator's
+/// controllers, the MIDI clock) → JACK `midi_out` and/or the built-in synth. What this type adds is the
+/// page's: fingers held on the pad, the dials, settings by path and the live frame. All calls come from one
+/// control thread; the synth is reached only through its engine host's command ring.
 ///
 /// Page fingers hold the router's touch slots (``HandsPadSlots``). A finger that stays still sends
 /// no events, so each call re-presents the held fingers to the performer at the current time and its
@@ -37,8 +38,9 @@ public final class HandsStudioController {
     public let midiOut: (any LiveMIDIOutput)?
     /// Maps an input's arrival to the audio frame it is due at (nil: messages go at the next period's start).
     public let frameClock: (any LiveFrameClock)?
-    private let synthOut: PolySynthMIDIOutput
-    private var performer: HandsPerformer
+    /// The one hands adapter (the CLI's too); its output follows the `output` setting.
+    private let live: HandsLiveInstrument
+    private let outputs: HandsOutputRouting
     public private(set) var pad = HandsPadSlots()
     /// The newest position of the finger in each pad slot.
     private var padTouches: [TouchFrame?] = Array(repeating: nil, count: 4)
@@ -50,9 +52,11 @@ public final class HandsStudioController {
     /// Pad slots whose finger measured no force since it landed: they play the velocity dial.
     private var unmeasured: [Bool] = Array(repeating: false, count: 4)
     private var lastFrame: HandsStudioFrame?
+    /// Mod wheel messages sent (the adapter counts the rest).
+    private var modSentCount = 0
 
     /// MIDI messages sent (to either output).
-    public private(set) var sentCount = 0
+    public var sentCount: Int { live.sent + modSentCount }
     /// Fingers ignored because every touch slot was taken.
     public private(set) var ignoredFingerCount = 0
     /// OSC touch frames dropped because a page finger held their slot.
@@ -62,10 +66,11 @@ public final class HandsStudioController {
     ///   - midiOut: JACK `midi_out` (nil: none in this session).
     ///   - frameClock: the audio clock: the MIDI an input causes (to `midi_out` and the synth) is due at the
     ///     input's arrival frame plus the clock's input delay, as the live commands do.
+    ///   - clock: the MIDI clock arriving at the audio driver; its tempo is in the live frame (`clockBPM`).
     ///   - sampleRate, maximumFrames: the synth's first preparation (the driver re-prepares it).
     ///   - timeout: seconds without frames after which an OSC hand or touch is lost.
     public init(settings: HandsStudioSettings = HandsStudioSettings(), midiOut: (any LiveMIDIOutput)?,
-                frameClock: (any LiveFrameClock)? = nil,
+                frameClock: (any LiveFrameClock)? = nil, clock: (any LiveClock)? = nil,
                 sampleRate: Double = 48_000, maximumFrames: Int = 4096, timeout: Double = 0.25)
         throws(HandsStudioSettingsError) {
         self.frameClock = frameClock
@@ -77,10 +82,12 @@ public final class HandsStudioController {
         self.timeout = timeout
         let engine = PolySynth(capacity: max(16, settings.synth.polyphony), settings: settings.synthSettings)
         synth = EngineHost(engine: engine, spec: ProcessSpec(sampleRate: sampleRate, maximumBlockSize: maximumFrames, channelCount: 2))
-        synthOut = PolySynthMIDIOutput(host: synth)
+        outputs = HandsOutputRouting(midiOut: midiOut, synth: PolySynthMIDIOutput(host: synth), destination: settings.output)
+        let performer: HandsPerformer
         do { performer = try HandsPerformer(settings: settings.routerSettings, stabilizes: true, timeout: timeout) } catch {
             throw HandsStudioSettingsError(path: error.field, "\(error)")
         }
+        live = HandsLiveInstrument(performer: performer, output: outputs, clock: clock, frameClock: frameClock)
     }
 
     // MARK: Input
@@ -162,6 +169,12 @@ public final class HandsStudioController {
         play(accepted, at: now)
     }
 
+    /// Wekinator's outputs (0…1 each): controllers 20…31 on the hands' channel, changes only, to the outputs
+    /// the `output` setting names, as `prospero hands` sends them.
+    public func receiveControls(_ outputs: [Float], at time: Double) {
+        live.receiveControls(outputs, at: monotonic(time))
+    }
+
     /// Time passes: OSC sources time out, held-back controllers go out.
     public func advance(to time: Double) {
         play([], at: monotonic(time))
@@ -172,7 +185,7 @@ public final class HandsStudioController {
         let now = monotonic(time)
         for slot in pad.owners.indices { if let owner = pad.owners[slot] { _ = pad.release(owner) } }
         padTouches = Array(repeating: nil, count: 4)
-        emit(performer.stop(at: now), to: settings.output, arrival: now)
+        live.stop(at: now)
     }
 
     // MARK: Settings
@@ -203,12 +216,14 @@ public final class HandsStudioController {
             }
             if next.output != before.output {
                 // The old destination hears the note-offs; the new one starts clean.
-                emit(performer.stop(at: now), to: before.output, arrival: now)
+                live.stop(at: now)
+                outputs.destination = next.output
             }
             settings = next
             if next.routerSettings != before.routerSettings {
-                do { emit(try performer.updateRoutes(next.routerSettings, at: now), to: next.output, arrival: now) } catch {
+                do { try live.updateRoutes(next.routerSettings, at: now) } catch {
                     settings = before
+                    outputs.destination = before.output
                     throw HandsStudioSettingsError(path: path, "\(error)")
                 }
             }
@@ -229,7 +244,7 @@ public final class HandsStudioController {
     /// Ends every note and silences the synth at once (All Notes Off on every channel; the synth's panic).
     public func panic(at time: Double) {
         let now = monotonic(time)
-        emit(performer.stop(at: now), to: settings.output, arrival: now)
+        live.stop(at: now)
         for slot in pad.owners.indices { if let owner = pad.owners[slot] { _ = pad.release(owner) } }
         padTouches = Array(repeating: nil, count: 4)
         synth.send(.panic)
@@ -244,7 +259,7 @@ public final class HandsStudioController {
     public func frame(now time: Double) -> HandsStudioFrame? {
         let now = monotonic(time)
         var frame = HandsStudioFrame()
-        let active = performer.router.activeNotes
+        let active = live.router.activeNotes
         for id in InputSourceID.all {
             guard let voice = active[id] else { continue }
             let (kind, slot): (String, Int)
@@ -255,7 +270,8 @@ public final class HandsStudioController {
             }
             frame.notes.append(.init(kind: kind, slot: slot, channel: voice.channel.number, note: voice.note, velocity: voice.velocity))
         }
-        frame.velocity = active.isEmpty ? 0 : Double(newestVelocity ?? 0) / 127
+        frame.velocity = active.isEmpty ? 0 : Double(live.newestVelocity ?? 0) / 127
+        frame.clockBPM = live.clockBPM
         for slot in 0..<4 {
             if let t = padTouches[slot] {
                 frame.touches.append(.init(slot: slot, x: Double(t.x), y: Double(t.y), pressure: Double(t.pressure), pad: true))
@@ -277,8 +293,6 @@ public final class HandsStudioController {
 
     // MARK: Private
 
-    private var newestVelocity: Int?
-
     /// The pressure that the router's velocity mapping (expression onto its velocity range) plays as the dial's velocity.
     private var dialPressure: Double {
         let range = settings.velocityRange
@@ -290,12 +304,12 @@ public final class HandsStudioController {
     private func sendModWheel(at now: Double) {
         guard settings.output.includesMIDI, let midiOut else { return }
         let due = frameClock?.dueFrame(forArrival: now)
-        let channels = settings.routerSettings.channels.isMPE ? [MIDIChannel(number: 1)!] : performer.router.routedChannels
+        let channels = settings.routerSettings.channels.isMPE ? [MIDIChannel(number: 1)!] : live.router.routedChannels
         for channel in channels {
             let cc = MIDIMessage.controlChange(channel: channel, controller: 1, value: MIDIUInt7(clamping: settings.mod))
             guard let short = cc.shortMessage else { continue }
             midiOut.send(short, dueAt: due)
-            sentCount += 1
+            modSentCount += 1
         }
     }
 
@@ -310,7 +324,7 @@ public final class HandsStudioController {
     }
 
     /// Presents every held page finger, re-stamped `now` (so no pause between calls times it out),
-    /// then feeds `frames` to the performer.
+    /// then feeds `frames` to the adapter (their MIDI due at `now`'s frame).
     private func play(_ frames: [TrackingFrame], at now: Double) {
         var held: [TrackingFrame] = []
         for slot in padTouches.indices {
@@ -319,29 +333,13 @@ public final class HandsStudioController {
             padTouches[slot] = t
             held.append(.touch(t))
         }
-        performer.present(held)
-        emit(performer.ingest(frames, at: now), to: settings.output, arrival: now)
+        live.present(held)
+        live.receive(frames, at: now)
     }
 
     private func end(slots: [Int], at now: Double) {
         for slot in slots { padTouches[slot] = nil }
         play(slots.map { .ended(.touch($0), timestamp: now) }, at: now)
-    }
-
-    /// Sends `messages` to the outputs, due at `arrival`'s frame on the audio clock (one lookup for all).
-    private func emit(_ messages: [RoutedMIDIMessage], to output: HandsOutput, arrival: Double) {
-        guard !messages.isEmpty else { return }
-        let due = frameClock?.dueFrame(forArrival: arrival)
-        for m in messages {
-            switch m.message {
-            case .noteOn(_, _, let velocity) where velocity.rawValue > 0: newestVelocity = Int(velocity.rawValue)
-            default: break
-            }
-            guard let short = m.message.shortMessage else { continue }
-            if output.includesMIDI, let midiOut { midiOut.send(short, dueAt: due) }
-            if output.includesSynth { synthOut.send(short, dueAt: due) }
-            sentCount += 1
-        }
     }
 
     private static func unit(_ v: Double) -> Double { min(max(v, 0), 1) }

@@ -39,6 +39,8 @@ public struct HandsStudioFrame: Sendable, Hashable {
     /// The velocity dial's live mark, 0…1: the newest sounding note's velocity ÷ 127, 0 when nothing sounds
     /// (the needle is the dial's setting, `velocity` in the state).
     public var velocity: Double = 0
+    /// The MIDI clock arriving at the audio driver (BPM), nil while none runs.
+    public var clockBPM: Double?
 
     public init() {}
 }

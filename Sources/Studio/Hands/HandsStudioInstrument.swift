@@ -25,11 +25,14 @@ public final class HandsStudioInstrument: StudioInstrument {
     /// The newest time the session gave (touches carry none).
     private var now = 0.0
 
-    /// - Parameter frameClock: the audio clock (JACK's, with `--input-delay`): a touch's MIDI and synth notes
-    ///   are due at its arrival's frame plus the delay, so they play at a fixed latency. Nil: at the next period.
-    public init(settings: HandsStudioSettings = HandsStudioSettings(), frameClock: (any LiveFrameClock)? = nil) throws {
+    /// - Parameters:
+    ///   - frameClock: the audio clock (JACK's, with `--input-delay`): a touch's MIDI and synth notes are due
+    ///     at its arrival's frame plus the delay, so they play at a fixed latency. Nil: at the next period.
+    ///   - clock: the MIDI clock arriving at the audio driver; the live frame carries its tempo (`clockBPM`).
+    public init(settings: HandsStudioSettings = HandsStudioSettings(), frameClock: (any LiveFrameClock)? = nil,
+                clock: (any LiveClock)? = nil) throws {
         let midi = HandsMIDIQueue()
-        controller = try HandsStudioController(settings: settings, midiOut: midi, frameClock: frameClock)
+        controller = try HandsStudioController(settings: settings, midiOut: midi, frameClock: frameClock, clock: clock)
         output = HandsStudioAudio(host: controller.synth, midi: midi)
     }
 
@@ -97,7 +100,7 @@ public final class HandsStudioInstrument: StudioInstrument {
         // The frame clock also moves the router (held-back controllers go out even with no OSC input running).
         controller.advance(to: self.now)
         guard let frame = controller.frame(now: self.now) else { return nil }
-        return [
+        var json: [String: StudioValue] = [
             "notes": .array(frame.notes.map {
                 .object(["kind": .string($0.kind), "slot": .number(Double($0.slot)), "channel": .number(Double($0.channel)),
                          "note": .number(Double($0.note)), "velocity": .number(Double($0.velocity))])
@@ -113,6 +116,8 @@ public final class HandsStudioInstrument: StudioInstrument {
             "synthNotes": .array(frame.synthNotes.map { .number(Double($0)) }),
             "velocity": .number(Self.rounded(frame.velocity)),
         ]
+        if let bpm = frame.clockBPM { json["clockBPM"] = .number((bpm * 10).rounded() / 10) }
+        return json
     }
 
     // MARK: Input and time
@@ -120,6 +125,12 @@ public final class HandsStudioInstrument: StudioInstrument {
     public func receive(_ frames: [TrackingFrame], at time: Double) {
         tick(time)
         controller.receive(frames, at: now)
+    }
+
+    /// Wekinator's outputs: controllers 20…31, as `prospero hands` sends them.
+    public func receiveControls(_ outputs: [Float], at time: Double) {
+        tick(time)
+        controller.receiveControls(outputs, at: now)
     }
 
     public func advance(to time: Double) {

@@ -2,6 +2,8 @@ import Ariel
 import Enobarbus
 import Horatio
 import InstrumentSettings
+import LiveHost
+import Prospero
 import Studio
 import Testing
 
@@ -252,4 +254,45 @@ struct HandsStudioControllerTests {
         #expect(midi.messages.isEmpty)
         #expect(hands.settings.synth.lfoDepth == 1)
     }
+
+    /// A stand-in for the MIDI clock arriving at the audio driver.
+    final class FixedClock: LiveClock, @unchecked Sendable {
+        var bpm: Double?
+    }
+
+    @Test("Wekinator's outputs are controllers 20…31 on the hands' channel, changes only, as `prospero hands` sends them")
+    func wekinatorOutputs() throws {
+        let (hands, midi) = try make()
+        // The command line's adapter with the same routing, for the same vectors.
+        let cliMIDI = MIDIRecorder()
+        let cli = HandsLiveInstrument(performer: try HandsPerformer(settings: HandsStudioSettings().routerSettings), output: cliMIDI, clock: nil)
+        for (k, vector) in [[Float(0), 1], [0, 1], [0.5, 1, 0.25]].enumerated() {
+            hands.receiveControls(vector, at: 1 + Double(k) * 0.02)
+            cli.receiveControls(vector, at: 1 + Double(k) * 0.02)
+        }
+        let bytes = midi.messages.map { [$0.status, $0.data1, $0.data2] }
+        #expect(bytes == [[0xB0, 20, 0], [0xB0, 21, 127], [0xB0, 20, 64], [0xB0, 22, 32]])
+        #expect(bytes == cliMIDI.messages.map { [$0.status, $0.data1, $0.data2] })
+        #expect(hands.sentCount == 4)
+    }
+
+    @Test("with the synth as the output, Wekinator's controllers go to the synth and not to midi_out")
+    func wekinatorOutputsFollowTheOutputSetting() throws {
+        let (hands, midi) = try make(output: .synth)
+        hands.receiveControls([1], at: 1)
+        #expect(midi.messages.isEmpty)
+        #expect(hands.sentCount == 1)
+    }
+
+    @Test("the MIDI clock's tempo is in the live frame while a clock runs")
+    func clockTempoInTheFrame() throws {
+        let clock = FixedClock()
+        let hands = try HandsStudioController(settings: HandsStudioSettings(), midiOut: MIDIRecorder(), clock: clock)
+        clock.bpm = 132
+        #expect(hands.frame(now: 1)?.clockBPM == 132)
+        clock.bpm = nil
+        let frame = hands.frame(now: 1.1)
+        #expect(frame != nil && frame?.clockBPM == nil)
+    }
 }
+

@@ -216,6 +216,10 @@ followActive(studio, ID, { state: applyState });
 studio.on("frame", (m) => {
   if (m.instrument !== ID) return;
   Object.assign(hud, m.frame);
+  // The MIDI clock arriving at midi_in (as `prospero hands` announces it); a frame without it: none runs.
+  const clock = document.getElementById("clock");
+  clock.hidden = !Number.isFinite(m.frame.clockBPM);
+  clock.textContent = clock.hidden ? "" : `MIDI clock ${m.frame.clockBPM.toFixed(1)} BPM`;
   pad.touches = hud.touches;
   pad.hands = hud.hands;
   pad.sounding = new Set(hud.notes.map((n) => n.note));
