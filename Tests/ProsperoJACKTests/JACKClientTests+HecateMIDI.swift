@@ -45,7 +45,7 @@ extension JACKClientTests {
         let port = Self.freePort
         let sender = try UDPTestSender()
         let run = try Self.runLive(["hecate", "--client-name", "FaceMIDI", "--no-connect-audio", "--port", "\(port)",
-                                    "--no-settings", "--midi-channel", "2", "--midi-out", "facedump:input"],
+                                    "--no-settings", "--midi-channel", "2", "--midi-out", "facedump:input", "--callback-timing"],
                                    server: server.name, mode: .file, signal: SIGINT, ready: "playback latency") {
             let start = ContinuousClock.now
             let first = frames[0].timestamp
@@ -73,7 +73,7 @@ extension JACKClientTests {
         let frames: [FaceFrame] = recording.frames.compactMap { if case .face(let f) = $0 { f } else { nil } }
         try #require(frames.count > 1000)
         guard let result = try Self.firstUndisturbed("hecate --midi", attempts: 6, { try Self.playFacePerformanceIntoMidiDump(frames) },
-                                                     \.isDisturbed) else { return }
+                                                     \.isDisturbed, output: \.run.output) else { return }
         let run = result.run, printed = result.printed
         Self.expectCleanStop(run, "hecate --midi", signal: SIGINT)
         #expect(run.output.contains("MIDI out on FaceMIDI:midi_out channel 2"), "\(run.output)")
@@ -160,7 +160,7 @@ extension JACKClientTests {
         try waitUntil("studiodump:input") { probe.portInfo(named: "studiodump:input") != nil }
         let port = Self.freePort
         let studio = try StudioRun(server: server, client: "StudioFaceMIDI", oscPort: port,
-                                   extra: ["--hecate-midi", "--hecate-midi-channel", "3", "--midi-out", "studiodump:input"])
+                                   extra: ["--hecate-midi", "--hecate-midi-channel", "3", "--midi-out", "studiodump:input", "--callback-timing"])
         try studio.select("hecate")
         let sender = try UDPTestSender()
         func play(_ frames: ArraySlice<FaceFrame>) {
@@ -201,7 +201,7 @@ extension JACKClientTests {
         let recording = try RecordingReader.parse(Array(try Data(contentsOf: Self.repository.appendingPathComponent("examples/face-performance.jsonl"))))
         let frames: [FaceFrame] = recording.frames.compactMap { if case .face(let f) = $0, f.timestamp < 19 { f } else { nil } }
         guard let run = try Self.firstUndisturbed("studio --hecate-midi", attempts: 6, { try Self.playFaceIntoStudioHecate(frames) },
-                                                  \.isDisturbed) else { return }
+                                                  \.isDisturbed, output: \.output) else { return }
         #expect(run.status == 0, "\(run.output)")
         let received = run.received
         #expect(received.allSatisfy { $0[0] & 0x0F == 2 }, "\(received.prefix(20))")

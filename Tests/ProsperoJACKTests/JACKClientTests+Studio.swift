@@ -126,9 +126,9 @@ extension JACKClientTests {
     @Test(.enabled(if: liveStopRunnable))
     func studioHecateMatchesTheCommandsLatency() throws {
         guard let cli = try Self.firstUndisturbed("hecate latency", attempts: 4, { try Self.measureLatency(Self.cliHecate, period: Self.studioPeriod) },
-                                                  \.isDisturbed) else { return }
+                                                  \.isDisturbed, output: \.output) else { return }
         guard let studio = try Self.firstUndisturbed("studio hecate latency", attempts: 4, { try Self.measureLatency(Self.studioHecate, period: Self.studioPeriod) },
-                                                     \.isDisturbed) else { return }
+                                                     \.isDisturbed, output: \.output) else { return }
         let printed = try #require(cli.printedInputToSound, "\(cli.output)")
         Self.expectHecateLatency(cli, "prospero hecate", printed: printed)
         Self.expectHecateLatency(studio, "studio hecate", printed: printed)
