@@ -3,9 +3,10 @@ import Enobarbus
 import Haptics
 import Touchstone
 
-/// Plays a game headless from a script of touch frames: the model gets the frames and the audio clock,
-/// the audio engine renders what the model asks for, and the haptic events are collected into one
-/// pattern on the same clock. For tests, demos and `prospero game simulate`.
+/// Plays a game headless from a script of touch frames: the game (a ``GamePlayer``, the adapter the
+/// studio's game screens play through too) gets the frames and the audio clock, the audio engine renders
+/// what it asks for, and the haptic events are collected into one pattern on the same clock. For tests,
+/// demos and `prospero game play`.
 ///
 /// Timing: the session clock is the audio clock (frames rendered ÷ sample rate). Before each block the
 /// frames whose time has come (timestamp ≤ the block's start) go to the model, then `advance` with the
@@ -53,12 +54,7 @@ public struct GameSession {
     ///     then plays to the end.
     ///   - keepSnapshots: record the engine's snapshot after each block.
     public func run(_ recording: Recording, duration: Double? = nil, keepSnapshots: Bool = false) -> Result {
-        var model: any GameModel
-        switch kind {
-        case .harmony: model = HarmonyWithMe(random: GameRandom(seed: seed), aspectRatio: recording.aspectRatio ?? 9.0 / 19.5)
-        case .vibe: model = FeelYourVibe()
-        case .touch: model = TouchForMusic()
-        }
+        var player = GamePlayer(kind: kind, seed: seed)
         let frames = recording.frames.filter { if case .touch = $0 { return true }; if case .ended(.touch, _) = $0 { return true }; return false }
         let leaveAt = max(0.1, min(duration ?? ((frames.last?.timestamp ?? 0) + Self.holdAfterScript), 3600))
         let fadeOut = 1.0
@@ -80,22 +76,20 @@ public struct GameSession {
                 }
             }
         }
-        apply(model.start(at: 0), at: 0)
+        apply(player.start(at: 0, aspectRatio: recording.aspectRatio ?? 9.0 / 19.5), at: 0)
         var next = 0
-        var left_ = false
         var position = 0
         while position < frameCount {
             let n = min(blockSize, frameCount - position)
             let time = Double(position) / sampleRate
             while next < frames.count, frames[next].timestamp <= time, frames[next].timestamp < leaveAt {
-                apply(model.handle(frames[next]), at: time)
+                apply(player.handle(frames[next]), at: time)
                 next += 1
             }
-            if !left_ && time >= leaveAt {
-                apply(model.leave(at: time), at: time)
-                left_ = true
+            if player.isRunning && time >= leaveAt {
+                apply(player.leave(at: time), at: time)
             }
-            apply(model.advance(to: time, musicPosition: engine.snapshot().musicPosition), at: time)
+            apply(player.advance(to: time, musicPosition: engine.snapshot().musicPosition), at: time)
             left.withUnsafeMutableBufferPointer { l in
                 right.withUnsafeMutableBufferPointer { r in
                     engine.render(left: UnsafeMutableBufferPointer(rebasing: l[position..<(position + n)]),

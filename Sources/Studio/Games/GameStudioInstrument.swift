@@ -4,8 +4,8 @@ import Games
 import Haptics
 import InstrumentSettings
 
-/// A touch game of seed 003 as a studio screen (`/games/<id>/`): the game's model (``GameModel`` in
-/// `Sources/Games`) gets the page's fingers and the session clock (``GameStudioClock``: the audio
+/// A touch game of seed 003 as a studio screen (`/games/<id>/`): the game (a ``GamePlayer``, the adapter
+/// `prospero game` plays through too) gets the page's fingers and the session clock (``GameStudioClock``: the audio
 /// clock while audio renders); its audio commands go to ``GameAudioEngine`` through Ariel's command
 /// ring; its haptic events are merged into bursts (``GameHapticMixer``) that every page receives at
 /// once as a `changed` message and plays with `navigator.vibrate` at the burst's time (the page maps
@@ -41,8 +41,10 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
     /// Seconds without touch before the home button shows.
     public let inactivityTimeout: Double
 
-    /// The model, between `start` and the next start (nil before the first).
-    public private(set) var model: (any GameModel)?
+    /// The game: its model between `start` and `leave`, and Harmony's random sequence across games.
+    public private(set) var player: GamePlayer
+    /// The model, between `start` and `leave` (nil before the first start).
+    public var model: (any GameModel)? { player.model }
     /// Session time the game started (s).
     public private(set) var startedAt = 0.0
     /// The haptic events since the start, session times (bounded by ``maximumTrackEvents``).
@@ -53,7 +55,6 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
     public private(set) var bursts: [GameHapticBurst] = []
     public private(set) var clock: GameStudioClock
     var mixer = GameHapticMixer()
-    var random: GameRandom
     var aspectRatio = 9.0 / 19.5
     var homeShown = false
     var lastFrameRunning = false
@@ -75,7 +76,7 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
         output = GameStudioAudio()
         let t = inactivityTimeout.isFinite ? inactivityTimeout : InactivityMonitor.defaultTimeout
         self.inactivityTimeout = min(max(t, Self.inactivityRange.lowerBound), Self.inactivityRange.upperBound)
-        random = GameRandom(seed: seed ?? UInt64.random(in: 0...UInt64.max))
+        player = GamePlayer(kind: Self.kind, seed: seed ?? UInt64.random(in: 0...UInt64.max), inactivityTimeout: self.inactivityTimeout)
         monotonic = now
         clock = GameStudioClock(start: now())
     }
@@ -110,14 +111,6 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
     }
 
     // MARK: Game
-
-    func makeModel() -> any GameModel {
-        switch kind {
-        case .harmony: return HarmonyWithMe(random: random, aspectRatio: aspectRatio, inactivityTimeout: inactivityTimeout)
-        case .vibe: return FeelYourVibe(inactivityTimeout: inactivityTimeout)
-        case .touch: return TouchForMusic(inactivityTimeout: inactivityTimeout)
-        }
-    }
 
     /// Applies actions at session time `now`: audio to the engine, haptics to the track (their model
     /// times) and the mixer (not before `now`); the changes to send.
@@ -156,11 +149,7 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
         homeShown = false
         output.host.send(.restartMusic)
         output.host.send(.tremolo(rate: VibeLFO.startFrequency, depth: 0))
-        // Harmony's random source moved on with the old model: the new game continues its sequence.
-        if let h = model as? HarmonyWithMe<GameRandom> { random = h.random }
-        var m = makeModel()
-        var changes = apply(m.start(at: time), at: time)
-        model = m
+        var changes = apply(player.start(at: time, aspectRatio: aspectRatio), at: time)
         changes["running"] = .bool(true)
         changes["home"] = .bool(false)
         return changes
@@ -197,9 +186,8 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
             }
             return start(at: time)
         case "\(Self.id).leave":
-            guard var m = model else { return [:] }
-            var changes = apply(m.leave(at: time), at: time)
-            model = nil
+            guard player.isRunning else { return [:] }
+            var changes = apply(player.leave(at: time), at: time)
             mixer.reset()
             changes["running"] = .bool(false)
             return changes
@@ -238,20 +226,16 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
         }
         inputLog.append(frame)
         if inputLog.count > Self.maximumInputLog { inputLog.removeFirst(inputLog.count - Self.maximumInputLog) }
-        guard var m = model else { return changes }
-        let actions = m.handle(frame)
-        model = m
-        changes.merge(apply(actions, at: time)) { $1 }
+        guard player.isRunning else { return changes }
+        changes.merge(apply(player.handle(frame), at: time)) { $1 }
         return changes
     }
 
     /// Moves the model's time on; returns the changes (the home button).
     func tick(now: Double) -> [String: StudioValue] {
         let time = audioTime(now: now)
-        guard var m = model else { return [:] }
-        let actions = m.advance(to: time, musicPosition: musicPosition(at: time))
-        model = m
-        return apply(actions, at: time)
+        guard player.isRunning else { return [:] }
+        return apply(player.advance(to: time, musicPosition: musicPosition(at: time)), at: time)
     }
 
     /// Ticks, keeping what changed for ``takeChanges()``.
@@ -291,8 +275,7 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
 
     public func silence(at time: Double) {
         let t = audioTime(now: time)
-        if var m = model { _ = apply(m.leave(at: t), at: t) }
-        model = nil
+        _ = apply(player.leave(at: t), at: t)
         unsent.removeAll()
         mixer.reset()
         slots.removeAll()
