@@ -71,6 +71,18 @@ extension JACKClientTests {
                     "sustain \(sound.envelope.sustain) after the knob's 40 of 127")
         }
 
+        /// `prospero hands --output synth --learn synth.release`: the knob binds to the built-in synth's release
+        /// (the panel the studio's hands learn on too), and `--save-settings` keeps the binding. (The file's synth
+        /// panel stays the studio's: the command's sound comes from its synth options.)
+        @Test(.enabled(if: Peers.runnable("jackd") && (Peers.required || TestPeers.prospero != nil)))
+        func handsLearnAKnob() throws {
+            let run = try Self.learn(["hands", "--output", "synth", "--port", "\(40_000 + Int(getpid() + 11) % 20_000)",
+                                      "--learn", "synth.release"], client: "LearnHands")
+            #expect(run.status == 0, "\(run.error)")
+            #expect(run.output.contains("MIDI learn: CC 74 ch 2 → hands.synth.release"), "\(run.output)")
+            #expect(run.saved.contains(#""control":"hands.synth.release","controller":74,"max":10,"min":0,"source":"cc""#), "\(run.saved)")
+        }
+
         /// `prospero hecate --learn bpm`: Hecate prints the binding, and `--save-settings` keeps it in the settings
         /// file; the knob kept turning after it was learned, so the tempo followed it.
         @Test(.enabled(if: Peers.runnable("jackd") && (Peers.required || TestPeers.prospero != nil)))
