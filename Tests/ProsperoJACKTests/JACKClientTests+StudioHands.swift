@@ -13,6 +13,8 @@ extension JACKClientTests {
         var received: [[UInt8]]
         var output: String
         var status: Int32
+        /// An xrun (JACK skipped a period of a late client on a loaded machine, and the dump lost its MIDI).
+        var isDisturbed: Bool { output.contains("xrun:") }
     }
 
     /// One front end (`prospero hands`, or the studio with its hands chosen and set to `midi`) on a fresh server,
@@ -28,12 +30,12 @@ extension JACKClientTests {
         let client = studio ? "WekStudioHands" : "WekHands"
         let run: (output: () -> String, stop: () throws -> Int32, keep: AnyObject)
         if studio {
-            let studio = try StudioRun(server: server, client: client, oscPort: port, extra: ["--midi-out", "wekdump:input"])
+            let studio = try StudioRun(server: server, client: client, oscPort: port, extra: ["--midi-out", "wekdump:input", "--callback-timing"])
             try studio.select("hands", subscribe: #"["state"]"#, sets: [("hands.output", #""midi""#)])
             run = ({ studio.output }, { try studio.stop() }, studio)
         } else {
             let hands = try ProsperoOnJACK(["hands", "--client-name", client, "--no-connect-audio", "--no-settings", "--port", "\(port)",
-                                            "--midi-out", "wekdump:input"], server: server, log: "wekinator-hands")
+                                            "--midi-out", "wekdump:input", "--callback-timing"], server: server, log: "wekinator-hands")
             try hands.waitForLine(containing: "playback latency")
             run = ({ hands.output }, { try hands.stop() }, hands)
         }
@@ -54,7 +56,7 @@ extension JACKClientTests {
 
     /// Wekinator's outputs play the hands as controllers 20…31 on channel 1, changes only, from `prospero hands`
     /// and from the studio's hands: each front end sends exactly what `WekinatorControlMapping` makes of the
-    /// vectors (the repeated vector adds nothing), and the two send the same.
+    /// vectors (the repeated vector adds nothing), and the two send the same. A run with an xrun is made again.
     @Test(.enabled(if: liveStopRunnable && Peers.runnable("jack_midi_dump")))
     func wekinatorOutputsPlayHandsInTheStudioAndTheCLI() throws {
         let vectors: [[Float]] = [[0, 1], [0, 1], [0.5, 1, 0.25], [0.5, 0, 0.25]]
@@ -69,7 +71,9 @@ extension JACKClientTests {
         }
         var sent: [Bool: [[UInt8]]] = [:]
         for studio in [false, true] {
-            let run = try Self.playWekinatorIntoHands(studio: studio, vectors: vectors)
+            guard let run = try Self.firstUndisturbed(studio ? "studio hands, Wekinator" : "hands, Wekinator", attempts: 6,
+                                                      { try Self.playWekinatorIntoHands(studio: studio, vectors: vectors) },
+                                                      \.isDisturbed, output: \.output) else { return }
             #expect(run.status == 0, "\(run.output)")
             let controllers = run.received.filter { $0[0] & 0xF0 == 0xB0 && (20...31).contains($0[1]) }
             #expect(controllers == expected, "\(studio ? "studio" : "prospero hands"): \(run.received)\n\(run.output.suffix(1500))")
