@@ -92,6 +92,37 @@ import Touchstone
         #expect(worst < 1e-5)
     }
 
+    /// The settled path (every parameter at its fixed point, taps read four frames at a time) against
+    /// the per-sample path, bit for bit: delays shorter than four frames (never taken), shorter than a
+    /// block (runs cut at `whole − 1`), longer than a block, runs across the ring's wrap, with the
+    /// loop filter on and bypassed, and feedback and mix moved mid-way (unsettled, then settled again).
+    @Test(arguments: [2.5, 4.25, 19.37, 600.5])
+    func settledDelayBlockPathMatchesThePerSamplePath(delaySamples: Float) {
+        var random = SeededRandom(seed: 0x5E77_1ED0 &+ UInt64(delaySamples * 4))
+        for cutoff: Float in [20_000, 3_000] {
+            let delayTime = delaySamples / Self.sampleRate
+            let block = DelayLine(maximumDelay: 0.05, delayTime: delayTime, feedback: 0.7, mix: 0.6)
+            let frame = DelayLine(maximumDelay: 0.05, delayTime: delayTime, feedback: 0.7, mix: 0.6)
+            for line in [block, frame] { line.dampingCutoff = cutoff; line.prepare(Self.spec) }
+            let count = 40_000  // the ring holds 8 192 samples: several wraps
+            let input = (0..<count).map { _ in random.float(-1...1) }
+            var output = input
+            var start = 0
+            while start < count {
+                let end = min(count, start + 1 + Int(random.next() % 512))
+                if start >= 20_000 && start < 20_512 {
+                    for line in [block, frame] { line.feedback = -0.5; line.mix = 0.25 }
+                }
+                output.withUnsafeMutableBufferPointer { block.process(UnsafeMutableBufferPointer(rebasing: $0[start..<end])) }
+                for n in start..<end {
+                    #expect(frame.processSample(input[n]) == output[n],
+                            "delay \(delaySamples), cutoff \(cutoff): block and per-sample paths differ at \(n)")
+                }
+                start = end
+            }
+        }
+    }
+
     @Test func fuzzBlockPathMatchesTheTanhCurve() {
         var random = SeededRandom(seed: 0xF022)
         var block = Fuzz(drive: 18, outputLevel: -3, mix: 0.8)
