@@ -340,7 +340,7 @@ public final class BrickwallLimiter: StereoProcessor {
         }
 
         /// Steps 2–6 for the frame entering the gain computer (already cleaned), whose peak is `peak`.
-        @inlinable @inline(__always)
+        @_transparent @usableFromInline
         mutating func limit(_ k: FrameSetup, left inLeft: Float, right inRight: Float, peak: Float) -> (left: Float, right: Float) {
             self.ceilingLinear += k.ceilingCoefficient * (k.ceilingTarget - self.ceilingLinear)
             let ceilingNow = self.ceilingLinear
