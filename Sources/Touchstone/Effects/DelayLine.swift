@@ -255,15 +255,30 @@ public final class DelayLine: MonoProcessor {
         guard let base = buffer.baseAddress else { return }
         var s = loopState
         let k = blockConstants
-        let guarded = guardedCount(buffer.count)
+        var guarded = guardedCount(buffer.count)
+        let settled = isSettled(s, k)
         if guarded > 0 {
             let fresh = freshWrites
-            for i in 0..<guarded { base[i] = step(base[i], modulation: 0, &s, k, guarded: true, fresh: fresh &+ i) }
-            freshWrites = fresh &+ guarded
+            // Settled, with the oldest tap (`whole + 2` writes back) written since the reset: the guard cannot
+            // zero a tap anywhere in the block (`fresh` only grows), so the guarded step is the plain one and the
+            // settled path applies (a long line, 2.7 s in the poly synth, is otherwise guarded that long after each
+            // reset). The count of fresh writes moves on as before.
+            if settled {
+                if fresh >= settledWholeDelay(s, k) &+ 2 {
+                    freshWrites = fresh &+ guarded
+                    guarded = 0
+                }
+            }
+            if guarded > 0 {
+                for i in 0..<guarded { base[i] = step(base[i], modulation: 0, &s, k, guarded: true, fresh: fresh &+ i) }
+                freshWrites = fresh &+ guarded
+            }
         }
         var i = guarded
         if i < buffer.count {  // (no `&&`: its autoclosure would retain self)
-            if isSettled(s, k) { i = processSettled(base, from: i, to: buffer.count, &s, k) }
+            var settledNow = settled
+            if !settledNow { if guarded > 0 { settledNow = isSettled(s, k) } }  // a guarded run may have settled it
+            if settledNow { i = processSettled(base, from: i, to: buffer.count, &s, k) }
         }
         while i < buffer.count {
             base[i] = step(base[i], modulation: 0, &s, k)
@@ -284,6 +299,16 @@ public final class DelayLine: MonoProcessor {
         let unchanged = (delay.bitPattern ^ s.delay.bitPattern) | (feedback.bitPattern ^ s.feedback.bitPattern)
             | (mix.bitPattern ^ s.mix.bitPattern) | (damping.bitPattern ^ s.damping.bitPattern)
         return unchanged == 0
+    }
+
+    /// The whole part of the delay (samples) `step` reads at with no modulation while settled.
+    @inlinable @inline(__always)
+    func settledWholeDelay(_ s: LoopState, _ k: BlockConstants) -> Int {
+        let shortest: Float = 2  // minimumDelaySamples
+        var delay = s.delay + 0 * k.sampleRate  // as `step` computes it with no modulation
+        delay = delay > shortest ? delay : shortest
+        delay = delay < k.longest ? delay : k.longest
+        return Int(delay)
     }
 
     /// Frames `start..<end` with every parameter settled and no modulation (so the delay is one
