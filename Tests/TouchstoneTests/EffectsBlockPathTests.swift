@@ -92,6 +92,71 @@ import Touchstone
         #expect(worst < 1e-5)
     }
 
+    /// The settled path (every parameter at its fixed point, taps read four frames at a time) against
+    /// the per-sample path, bit for bit: delays shorter than four frames (never taken), shorter than a
+    /// block (runs cut at `whole − 1`), longer than a block, runs across the ring's wrap, with the
+    /// loop filter on and bypassed, and feedback and mix moved mid-way (unsettled, then settled again).
+    @Test(arguments: [2.5, 4.25, 19.37, 600.5])
+    func settledDelayBlockPathMatchesThePerSamplePath(delaySamples: Float) {
+        var random = SeededRandom(seed: 0x5E77_1ED0 &+ UInt64(delaySamples * 4))
+        for cutoff: Float in [20_000, 3_000] {
+            let delayTime = delaySamples / Self.sampleRate
+            let block = DelayLine(maximumDelay: 0.05, delayTime: delayTime, feedback: 0.7, mix: 0.6)
+            let frame = DelayLine(maximumDelay: 0.05, delayTime: delayTime, feedback: 0.7, mix: 0.6)
+            for line in [block, frame] { line.dampingCutoff = cutoff; line.prepare(Self.spec) }
+            let count = 40_000  // the ring holds 8 192 samples: several wraps
+            let input = (0..<count).map { _ in random.float(-1...1) }
+            var output = input
+            var start = 0
+            while start < count {
+                let end = min(count, start + 1 + Int(random.next() % 512))
+                if start >= 20_000 && start < 20_512 {
+                    for line in [block, frame] { line.feedback = -0.5; line.mix = 0.25 }
+                }
+                output.withUnsafeMutableBufferPointer { block.process(UnsafeMutableBufferPointer(rebasing: $0[start..<end])) }
+                for n in start..<end {
+                    #expect(frame.processSample(input[n]) == output[n],
+                            "delay \(delaySamples), cutoff \(cutoff): block and per-sample paths differ at \(n)")
+                }
+                start = end
+            }
+        }
+    }
+
+    /// Right after a reset (the guarded stretch, one ring's worth of writes), a settled line whose oldest tap was
+    /// written since the reset takes the settled path; against the per-sample path, bit for bit: resets mid-way,
+    /// and feedback, mix and delay time moved inside the guarded stretch (unsettled, then settled again).
+    @Test(arguments: [3.5, 130.25, 2_000.75])
+    func settledDelayRightAfterAResetMatchesThePerSamplePath(delaySamples: Float) {
+        var random = SeededRandom(seed: 0x7E5E_7D1A &+ UInt64(delaySamples * 4))
+        let delayTime = delaySamples / Self.sampleRate
+        let block = DelayLine(maximumDelay: 0.2, delayTime: delayTime, feedback: 0.6, mix: 0.5)
+        let frame = DelayLine(maximumDelay: 0.2, delayTime: delayTime, feedback: 0.6, mix: 0.5)
+        for line in [block, frame] { line.dampingCutoff = 5_000; line.prepare(Self.spec) }
+        let count = 60_000  // the ring holds 16 384 samples: guarded for that long after each reset
+        let input = (0..<count).map { _ in random.float(-1...1) }
+        var output = input
+        var start = 0
+        var moved = false, reset = false
+        while start < count {
+            let end = min(count, start + 1 + Int(random.next() % 700))
+            if start >= 4_000 && !moved {
+                for line in [block, frame] { line.feedback = -0.4; line.mix = 0.8; line.delayTime = delayTime * 1.5 }
+                moved = true
+            }
+            if start >= 30_000 && !reset {
+                for line in [block, frame] { line.reset() }
+                reset = true
+            }
+            output.withUnsafeMutableBufferPointer { block.process(UnsafeMutableBufferPointer(rebasing: $0[start..<end])) }
+            for n in start..<end {
+                #expect(frame.processSample(input[n]) == output[n],
+                        "delay \(delaySamples): block and per-sample paths differ at \(n)")
+            }
+            start = end
+        }
+    }
+
     @Test func fuzzBlockPathMatchesTheTanhCurve() {
         var random = SeededRandom(seed: 0xF022)
         var block = Fuzz(drive: 18, outputLevel: -3, mix: 0.8)

@@ -54,6 +54,22 @@ import Touchstone
         }
     }
 
+    /// `advance(count:)` (used where the depth is 0) leaves the phase exactly where as many
+    /// `nextSample()` calls leave it, through many wraps, so the waveform resumes on the same samples.
+    @Test func advanceByCountEqualsThatManySamples() {
+        var stepped = LFO(waveform: .sine, rate: .hertz(5.5))
+        var advanced = stepped
+        let spec = ProcessSpec(sampleRate: 48_000, maximumBlockSize: 256)
+        stepped.prepare(spec)
+        advanced.prepare(spec)
+        for count in [1, 7, 256, 255, 4_000, 0, 256] {
+            for _ in 0..<count { _ = stepped.nextSample() }
+            advanced.advance(count: count)
+            #expect(advanced.phase == stepped.phase, "after \(count)")
+            #expect(advanced.nextSample() == stepped.nextSample())
+        }
+    }
+
     @Test func everyShapeIsBipolarAndFollowsThePhaseConvention() {
         let quarterPhase: [Waveform: Float] = [.sine: 1, .triangle: 1, .saw: -0.5, .reverseSaw: 0.5, .square: 1, .pulse: -1]
         for waveform in Waveform.allCases {

@@ -112,4 +112,54 @@ import Touchstone
             }
         }
     }
+
+    /// The limiter's gated stereo pass: with a gate below 0 it gives `stereoIntervalPeaks`'s peaks bit for bit; with a
+    /// gate, every peak above it is exact, the last interval is always exact, and where a bound stands in for a peak,
+    /// both the bound and the exact peak are at most the gate (so `peak > ceiling` is decided the same for any ceiling
+    /// at or above the gate). Gates from far under to above the signal, so both paths are taken.
+    @Test func gatedStereoPassKeepsEveryPeakAboveTheGate() {
+        let detector = TruePeakDetector()
+        var seed: UInt64 = 0x6A7E_D5E1_0C4B_2F11
+        func random() -> Float {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(Int64(bitPattern: seed >> 11) % 2_000_001 - 1_000_000) / 1_000_000
+        }
+        let splat = detector.halfBand.map { SIMD4<Float>(repeating: $0) }
+        var gated = 0, exact = 0
+        for count in 1...64 {
+            // Loud and quiet stretches, so some groups of four fall under the gate and some do not.
+            let left = (0..<(count + 64)).map { i in random() * (i % 40 < 20 ? 1 : 0.05) }
+            let right = (0..<(count + 64)).map { i in random() * (i % 40 < 20 ? 0.5 : 0.02) }
+            for gate: Float in [-1, 0.01, 0.2, 0.6, 0.9, 2, 5] {
+                var mid = [Float](repeating: 0, count: count + 12)
+                var midRight = [Float](repeating: 0, count: count + 12)
+                var q3 = [Float](repeating: 0, count: count + 12)
+                var q3Right = [Float](repeating: 0, count: count + 12)
+                var expected = [Float](repeating: 0, count: count + 4)
+                var actual = [Float](repeating: 0, count: count + 4)
+                detector.quarter.withUnsafeBufferPointer { qt in
+                    splat.withUnsafeBufferPointer { sp in
+                        TruePeakDetector.stereoIntervalPeaks(left: left, right: right, count: count,
+                                                             halfBandSplat: sp.baseAddress!, quarter: qt.baseAddress!,
+                                                             midLeft: &mid, midRight: &midRight, q3: &q3, peaks: &expected)
+                        TruePeakDetector.stereoIntervalPeaks(left: left, right: right, count: count,
+                                                             halfBandSplat: sp.baseAddress!, quarter: qt.baseAddress!,
+                                                             midLeft: &mid, midRight: &midRight, q3Left: &q3, q3Right: &q3Right,
+                                                             peaks: &actual, gate: gate)
+                    }
+                }
+                for i in 0..<count {
+                    if actual[i].bitPattern == expected[i].bitPattern {
+                        exact += 1
+                        continue
+                    }
+                    gated += 1
+                    #expect(gate >= 0 && i < count - 1, "count \(count), gate \(gate), interval \(i): only gated intervals may differ")
+                    #expect(actual[i] <= gate && expected[i] <= gate,
+                            "count \(count), gate \(gate), interval \(i): bound \(actual[i]), peak \(expected[i])")
+                }
+            }
+        }
+        #expect(gated > 1_000 && exact > 1_000, "both paths taken: \(gated) gated, \(exact) exact")
+    }
 }

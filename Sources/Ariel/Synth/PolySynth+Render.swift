@@ -14,22 +14,42 @@ extension PolySynth {
         }
         let m = mid.baseAddress!, sd = side.baseAddress!, g = level.baseAddress!
         var spreadNow = spread
-        for i in 0..<n {
-            let s = spreadNow.next() * sd[i]
-            outL[i] = (m[i] + s) * g[i]
-            outR[i] = (m[i] - s) * g[i]
+        if spreadNow.isSmoothing {
+            for i in 0..<n {
+                let s = spreadNow.next() * sd[i]
+                outL[i] = (m[i] + s) * g[i]
+                outR[i] = (m[i] - s) * g[i]
+            }
+        } else {
+            // Settled: the same products with the spread held (a loop without a branch vectorises).
+            let spreadValue = spreadNow.current
+            for i in 0..<n {
+                let s = spreadValue * sd[i]
+                outL[i] = (m[i] + s) * g[i]
+                outR[i] = (m[i] - s) * g[i]
+            }
         }
         spread = spreadNow
         let l = UnsafeMutableBufferPointer(start: outL, count: n)
         let r = UnsafeMutableBufferPointer(start: outR, count: n)
         renderEffects(l, r)
         var widthNow = width, gainNow = outputGain
-        for i in 0..<n {
-            let w = widthNow.next(), gain = gainNow.next()
-            let a = outL[i], b = outR[i]
-            let center = 0.5 * (a + b), difference = 0.5 * (a - b) * w
-            outL[i] = (center + difference) * gain
-            outR[i] = (center - difference) * gain
+        if widthNow.isSmoothing || gainNow.isSmoothing {
+            for i in 0..<n {
+                let w = widthNow.next(), gain = gainNow.next()
+                let a = outL[i], b = outR[i]
+                let center = 0.5 * (a + b), difference = 0.5 * (a - b) * w
+                outL[i] = (center + difference) * gain
+                outR[i] = (center - difference) * gain
+            }
+        } else {
+            let w = widthNow.current, gain = gainNow.current
+            for i in 0..<n {
+                let a = outL[i], b = outR[i]
+                let center = 0.5 * (a + b), difference = 0.5 * (a - b) * w
+                outL[i] = (center + difference) * gain
+                outR[i] = (center - difference) * gain
+            }
         }
         width = widthNow
         outputGain = gainNow
@@ -56,6 +76,24 @@ extension PolySynth {
         let pitchFixed = !bendNow.isSmoothing && !depthNow.isSmoothing && !vibratoNow.isSmoothing
             && (depthNow.current == 0 || vibratoNow.current == 0)
         let fixedRatio = exp2(bendNow.current / 12)
+        if pitchFixed && !depthNow.isSmoothing && depthNow.current == 0 {
+            // No depth (the mod wheel down): tremolo is ±0, so the gain is exactly 1 × the level and the
+            // ratio fixed; the LFO's phase still moves, its waveform is not needed.
+            lfoNow.advance(count: n)
+            for i in 0..<n {
+                _ = vibratoNow.next()
+                _ = tremoloNow.next()
+                _ = bendNow.next()
+                r[i] = fixedRatio
+                g[i] = levelNow.next()
+                m[i] = 0
+                sd[i] = 0
+            }
+            ratioIsFixed = true
+            lfo = lfoNow; depth = depthNow; vibratoMix = vibratoNow; tremoloMix = tremoloNow
+            bend = bendNow; channelLevel = levelNow
+            return
+        }
         for i in 0..<n {
             let x = lfoNow.nextSample()
             let d = depthNow.next()

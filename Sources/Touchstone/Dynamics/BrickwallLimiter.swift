@@ -97,6 +97,7 @@ public final class BrickwallLimiter: StereoProcessor {
     @usableFromInline let detectorMid: UnsafeMutablePointer<Float>
     @usableFromInline let detectorMidRight: UnsafeMutablePointer<Float>
     @usableFromInline let detectorQuarter: UnsafeMutablePointer<Float>
+    @usableFromInline let detectorQuarterRight: UnsafeMutablePointer<Float>
     @usableFromInline let detectorPeaks: UnsafeMutablePointer<Float>
     /// `TruePeakDetector` taps: 24 half-band, then 4 second-stage.
     @usableFromInline let detectorTaps: UnsafeMutablePointer<Float>
@@ -139,6 +140,7 @@ public final class BrickwallLimiter: StereoProcessor {
         detectorMid = zeroed(Self.scratchCapacity)
         detectorMidRight = zeroed(Self.scratchCapacity)
         detectorQuarter = zeroed(Self.scratchCapacity)
+        detectorQuarterRight = zeroed(Self.scratchCapacity)
         detectorPeaks = zeroed(Self.scratchCapacity)
         singleFrame = zeroed(2)
         let detector = TruePeakDetector()
@@ -172,7 +174,7 @@ public final class BrickwallLimiter: StereoProcessor {
         queueIndices.deallocate()
         queueValues.deallocate()
         detectorHalfBandSplat.deallocate()
-        for pointer in [historyLeft, historyRight, detectorMid, detectorMidRight, detectorQuarter, detectorPeaks, detectorTaps, singleFrame] {
+        for pointer in [historyLeft, historyRight, detectorMid, detectorMidRight, detectorQuarter, detectorQuarterRight, detectorPeaks, detectorTaps, singleFrame] {
             pointer.deallocate()
         }
     }
@@ -338,7 +340,7 @@ public final class BrickwallLimiter: StereoProcessor {
         }
 
         /// Steps 2–6 for the frame entering the gain computer (already cleaned), whose peak is `peak`.
-        @inlinable @inline(__always)
+        @_transparent @usableFromInline
         mutating func limit(_ k: FrameSetup, left inLeft: Float, right inRight: Float, peak: Float) -> (left: Float, right: Float) {
             self.ceilingLinear += k.ceilingCoefficient * (k.ceilingTarget - self.ceilingLinear)
             let ceilingNow = self.ceilingLinear
@@ -529,6 +531,7 @@ public final class BrickwallLimiter: StereoProcessor {
         let context = TruePeakDetector.context, latency = TruePeakDetector.latency
         let historyLeft = self.historyLeft, historyRight = self.historyRight
         let peaks = detectorPeaks, midLeft = detectorMid, midRight = detectorMidRight, quarter = detectorQuarter
+        let quarterRight = detectorQuarterRight
         let halfBand = UnsafePointer(detectorHalfBandSplat), quarterTaps = UnsafePointer(detectorTaps + TruePeakDetector.halfBandTaps)
         let spikeProtection = spikeProtectionEnabled
         let gainBound = detectorGainBound
@@ -579,10 +582,17 @@ public final class BrickwallLimiter: StereoProcessor {
                 state.previousIntervalPeak = last
             } else {
                 // Interval peaks of the frames entering the gain computer (x[n0 − 26] is history[26]).
-                // Both channels in one pass (the same peaks, bit for bit, as one `intervalPeaks` call per channel).
+                // Both channels in one pass (the same peaks, bit for bit, as one `intervalPeaks` call per channel),
+                // except that four intervals whose points stay so far under `floor` that no refined crest can reach
+                // it get a bound under `floor` instead of their refined peaks. Every frame's ceiling in this chunk is
+                // at least `floor`, and a frame's peak only meets it in `peak > ceilingNow` (false for the bound and
+                // for the exact peak alike, and max(bound, p) > ceiling exactly when max(exact, p) > ceiling); the
+                // last interval, carried into the next chunk, is always exact. So the output is the same, bit for bit
+                // (`BrickwallLimiterBlockPathTests`, `TruePeakDetectorTests.gatedStereoPassKeepsEveryPeakAboveTheGate`).
                 TruePeakDetector.stereoIntervalPeaks(left: historyLeft, right: historyRight, count: n,
                                                      halfBandSplat: halfBand, quarter: quarterTaps,
-                                                     midLeft: midLeft, midRight: midRight, q3: quarter, peaks: peaks)
+                                                     midLeft: midLeft, midRight: midRight,
+                                                     q3Left: quarter, q3Right: quarterRight, peaks: peaks, gate: floor)
                 for i in 0..<n {
                     // A frame's peak covers the intervals on both sides of it.
                     let after = peaks[i]

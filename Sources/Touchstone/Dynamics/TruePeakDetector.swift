@@ -219,6 +219,114 @@ public struct TruePeakDetector: Sendable {
         finishPeaks(history: right, count: count, quarter: quarter, mid: midRight, q3: q3, peaks: peaks, combine: true)
     }
 
+    /// How far a refined crest can rise above the highest interpolated point of its interval: a parabola's top
+    /// through (−1, l), (0, c), (1, r) with l and r within [0, c] is at most 9/8 c (see `gainBound`); raised by
+    /// 1e-4 for the rounding of `vertex`.
+    public static let crestBound: Float = 1.125 * 1.0001
+
+    /// `stereoIntervalPeaks` for a limiter that only needs the peaks above `gate`: where the interpolated points
+    /// of four consecutive intervals of both channels, times `crestBound`, all stay at or under `gate`, no refined
+    /// crest among them can exceed `gate`, and their largest point times `crestBound` (≤ `gate`) is written for
+    /// all four instead of the refined peaks (the four parabolas per channel are skipped). Every other group, and
+    /// always the one holding the last interval (`count − 1`, which a caller carries into its next pass), gets the
+    /// peaks of `stereoIntervalPeaks`, bit for bit. So each written value either equals `stereoIntervalPeaks`'s
+    /// or both it and the exact peak are at most `gate`. A `gate` below 0 (or NaN) gives exactly
+    /// `stereoIntervalPeaks`'s peaks.
+    ///
+    /// `q3Left` and `q3Right` are scratch of `count + 12` floats each; the other arguments are as for
+    /// `stereoIntervalPeaks`.
+    @inlinable @inline(__always)
+    public static func stereoIntervalPeaks(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int,
+                                           halfBandSplat: UnsafePointer<SIMD4<Float>>, quarter: UnsafePointer<Float>,
+                                           midLeft: UnsafeMutablePointer<Float>, midRight: UnsafeMutablePointer<Float>,
+                                           q3Left: UnsafeMutablePointer<Float>, q3Right: UnsafeMutablePointer<Float>,
+                                           peaks: UnsafeMutablePointer<Float>, gate: Float) {
+        var r = 0
+        while r < count &+ 4 {
+            var accLeft = SIMD4<Float>()
+            var accRight = SIMD4<Float>()
+            var k = 0
+            while k < 24 {
+                for j in 0..<4 {
+                    let h = halfBandSplat[k &+ j]
+                    accLeft += h * (load(left + (24 &+ r &- k &- j)) + load(left + (25 &+ r &+ k &+ j)))
+                    accRight += h * (load(right + (24 &+ r &- k &- j)) + load(right + (25 &+ r &+ k &+ j)))
+                }
+                k &+= 4
+            }
+            store(accLeft, midLeft + r)
+            store(accRight, midRight + r)
+            r &+= 4
+        }
+        let g0 = quarter[0], g1 = quarter[1], g2 = quarter[2], g3 = quarter[3]
+        quarterPoints(history: left, count: count, g0, g1, g2, g3, mid: midLeft, q3: q3Left)
+        quarterPoints(history: right, count: count, g0, g1, g2, g3, mid: midRight, q3: q3Right)
+        let gateLanes = SIMD4<Float>(repeating: gate)
+        let bound = crestBound
+        var i = 0
+        while i < count {
+            let l = points(history: left, at: i, g0, g1, g2, g3, mid: midLeft, q3: q3Left)
+            let r = points(history: right, at: i, g0, g1, g2, g3, mid: midRight, q3: q3Right)
+            let highestLeft = maximum(maximum(maximum(l.u0, l.u1), maximum(l.u2, l.u3)), l.u4)
+            let highestRight = maximum(maximum(maximum(r.u0, r.u1), maximum(r.u2, r.u3)), r.u4)
+            let highest = maximum(highestLeft, highestRight) * bound
+            // `.<=` is false for NaN, which therefore takes the exact path.
+            if i &+ 4 < count && allLanes(highest .<= gateLanes) {
+                store(highest, peaks + i)
+            } else {
+                var peakLeft = maximum(highestLeft, maximum(vertex(l.before, l.u0, l.u1), vertex(l.u0, l.u1, l.u2)))
+                peakLeft = maximum(peakLeft, maximum(vertex(l.u1, l.u2, l.u3), vertex(l.u2, l.u3, l.u4)))
+                var peakRight = maximum(highestRight, maximum(vertex(r.before, r.u0, r.u1), vertex(r.u0, r.u1, r.u2)))
+                peakRight = maximum(peakRight, maximum(vertex(r.u1, r.u2, r.u3), vertex(r.u2, r.u3, r.u4)))
+                store(maximum(peakRight, peakLeft), peaks + i)  // the operand order of `finishPeaks`'s combine
+            }
+            i &+= 4
+        }
+    }
+
+    /// Whether every lane of `mask` is set.
+    @inlinable @inline(__always)
+    static func allLanes(_ mask: SIMDMask<SIMD4<Int32>>) -> Bool {
+        let lanes = SIMD4<Int32>(repeating: 0).replacing(with: -1, where: mask)
+        let two = lanes.lowHalf & lanes.highHalf
+        return (two.x & two.y) == -1
+    }
+
+    /// Stage 2's q3 points of one channel, as `finishPeaks` computes them.
+    @_transparent @usableFromInline
+    static func quarterPoints(history x: UnsafePointer<Float>, count: Int, _ g0: Float, _ g1: Float, _ g2: Float, _ g3: Float,
+                              mid: UnsafeMutablePointer<Float>, q3: UnsafeMutablePointer<Float>) {
+        var s = 0
+        while s < count &+ 1 {
+            let a = g0 * (load(mid + (s &+ 1)) + load(x + (26 &+ s)))
+            let b = g1 * (load(x + (25 &+ s)) + load(mid + (s &+ 2)))
+            let c = g2 * (load(mid + s) + load(x + (27 &+ s)))
+            let d = g3 * (load(x + (24 &+ s)) + load(mid + (s &+ 3)))
+            store((a + b) + (c + d), q3 + s)
+            s &+= 4
+        }
+    }
+
+    /// The magnitudes of intervals i … i + 3's points of one channel, as `finishPeaks` computes them: the
+    /// previous interval's last quarter point, the sample, the three interpolated points, the next sample.
+    @_transparent @usableFromInline
+    static func points(history x: UnsafePointer<Float>, at i: Int, _ g0: Float, _ g1: Float, _ g2: Float, _ g3: Float,
+                       mid: UnsafeMutablePointer<Float>, q3: UnsafeMutablePointer<Float>)
+        -> (before: SIMD4<Float>, u0: SIMD4<Float>, u1: SIMD4<Float>, u2: SIMD4<Float>, u3: SIMD4<Float>, u4: SIMD4<Float>) {
+        let margin = interpolatedMargin
+        let a = g0 * (load(x + (26 &+ i)) + load(mid + (i &+ 2)))
+        let b = g1 * (load(mid + (i &+ 1)) + load(x + (27 &+ i)))
+        let c = g2 * (load(x + (25 &+ i)) + load(mid + (i &+ 3)))
+        let d = g3 * (load(mid + i) + load(x + (28 &+ i)))
+        let q1 = (a + b) + (c + d)
+        return (before: magnitude(load(q3 + i)) * margin,
+                u0: magnitude(load(x + (26 &+ i))),
+                u1: magnitude(q1) * margin,
+                u2: magnitude(load(mid + (i &+ 2))) * margin,
+                u3: magnitude(load(q3 + (i &+ 1))) * margin,
+                u4: magnitude(load(x + (27 &+ i))))
+    }
+
     /// Stages 2 and 3 of `intervalPeaks` on the midpoints `mid` of one channel. Transparent (always inlined):
     /// as `@inline(__always)` alone, the second of the limiter's two calls stayed out of line, where it ran 398
     /// instructions per four frames against 217 inlined (callgrind).

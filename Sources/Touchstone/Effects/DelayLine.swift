@@ -255,16 +255,122 @@ public final class DelayLine: MonoProcessor {
         guard let base = buffer.baseAddress else { return }
         var s = loopState
         let k = blockConstants
-        let guarded = guardedCount(buffer.count)
+        var guarded = guardedCount(buffer.count)
+        let settled = isSettled(s, k)
         if guarded > 0 {
             let fresh = freshWrites
-            for i in 0..<guarded { base[i] = step(base[i], modulation: 0, &s, k, guarded: true, fresh: fresh &+ i) }
-            freshWrites = fresh &+ guarded
+            // Settled, with the oldest tap (`whole + 2` writes back) written since the reset: the guard cannot
+            // zero a tap anywhere in the block (`fresh` only grows), so the guarded step is the plain one and the
+            // settled path applies (a long line, 2.7 s in the poly synth, is otherwise guarded that long after each
+            // reset). The count of fresh writes moves on as before.
+            if settled {
+                if fresh >= settledWholeDelay(s, k) &+ 2 {
+                    freshWrites = fresh &+ guarded
+                    guarded = 0
+                }
+            }
+            if guarded > 0 {
+                for i in 0..<guarded { base[i] = step(base[i], modulation: 0, &s, k, guarded: true, fresh: fresh &+ i) }
+                freshWrites = fresh &+ guarded
+            }
         }
-        for i in guarded..<buffer.count {
+        var i = guarded
+        if i < buffer.count {  // (no `&&`: its autoclosure would retain self)
+            var settledNow = settled
+            if !settledNow { if guarded > 0 { settledNow = isSettled(s, k) } }  // a guarded run may have settled it
+            if settledNow { i = processSettled(base, from: i, to: buffer.count, &s, k) }
+        }
+        while i < buffer.count {
             base[i] = step(base[i], modulation: 0, &s, k)
+            i &+= 1
         }
         loopState = s
+    }
+
+    /// Whether one smoothing step leaves every parameter where it is (bit for bit). The steps are a
+    /// fixed function of value and target, so a parameter at its fixed point stays there for the block.
+    @inlinable @inline(__always)
+    func isSettled(_ s: LoopState, _ k: BlockConstants) -> Bool {
+        let delay = s.delay + k.delayCoefficient * (k.delayTarget - s.delay)
+        let feedback = s.feedback + k.parameterCoefficient * (k.feedbackTarget - s.feedback)
+        let mix = s.mix + k.parameterCoefficient * (k.mixTarget - s.mix)
+        let damping = s.damping + k.parameterCoefficient * (k.dampingTarget - s.damping)
+        // Bit patterns compared, so −0 moving to +0 counts as a move.
+        let unchanged = (delay.bitPattern ^ s.delay.bitPattern) | (feedback.bitPattern ^ s.feedback.bitPattern)
+            | (mix.bitPattern ^ s.mix.bitPattern) | (damping.bitPattern ^ s.damping.bitPattern)
+        return unchanged == 0
+    }
+
+    /// The whole part of the delay (samples) `step` reads at with no modulation while settled.
+    @inlinable @inline(__always)
+    func settledWholeDelay(_ s: LoopState, _ k: BlockConstants) -> Int {
+        let shortest: Float = 2  // minimumDelaySamples
+        var delay = s.delay + 0 * k.sampleRate  // as `step` computes it with no modulation
+        delay = delay > shortest ? delay : shortest
+        delay = delay < k.longest ? delay : k.longest
+        return Int(delay)
+    }
+
+    /// Frames `start..<end` with every parameter settled and no modulation (so the delay is one
+    /// whole + fraction for all of them): the same arithmetic as `step`, four frames at a time.
+    /// A run of at most `whole − 1` frames reads only samples written before it, so its four-tap
+    /// reads are vector loads and only the loop filter stays a per-sample recursion. Runs stop at
+    /// the ring's end; what is left (a short delay, a run across the wrap) goes through `step`.
+    /// Returns the first frame not processed.
+    @inlinable
+    func processSettled(_ base: UnsafeMutablePointer<Float>, from start: Int, to end: Int,
+                        _ s: inout LoopState, _ k: BlockConstants) -> Int {
+        let shortest: Float = 2  // minimumDelaySamples
+        var delay = s.delay + 0 * k.sampleRate  // as `step` computes it with no modulation
+        delay = delay > shortest ? delay : shortest
+        delay = delay < k.longest ? delay : k.longest
+        let whole = Int(delay)
+        let fraction = delay - Float(whole)
+        let size = k.mask &+ 1
+        let buffer = k.buffer
+        let feedback = s.feedback, mix = s.mix, damping = s.damping
+        var loop = s.loop
+        var write = s.write
+        var i = start
+        while i < end {
+            // Taps of frame j: the four samples from (write + j − whole − 2) on.
+            let tapStart = (write &- whole &- 2) & k.mask
+            var run = min(min(end &- i, whole &- 1), min(size &- tapStart &- 3, size &- write))
+            run &= ~3
+            if run <= 0 {
+                base[i] = step(base[i], modulation: 0, &s, k)
+                loop = s.loop
+                write = s.write
+                i &+= 1
+                continue
+            }
+            let taps = UnsafeRawPointer(buffer + tapStart)
+            let written = UnsafeMutableRawPointer(buffer + write)
+            let io = UnsafeMutableRawPointer(base + i)
+            var j = 0
+            while j < run {
+                let offset = j &* 4
+                let d = taps.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+                let c = taps.loadUnaligned(fromByteOffset: offset &+ 4, as: SIMD4<Float>.self)
+                let b = taps.loadUnaligned(fromByteOffset: offset &+ 8, as: SIMD4<Float>.self)
+                let a = taps.loadUnaligned(fromByteOffset: offset &+ 12, as: SIMD4<Float>.self)
+                let delayed = HermiteInterpolation.interpolate(a, b, c, d, at: fraction)
+                var loops = SIMD4<Float>()
+                for lane in 0..<4 {
+                    loop = DenormalGuard.flush(loop + damping * (delayed[lane] - loop))
+                    loops[lane] = loop
+                }
+                let input = io.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+                written.storeBytes(of: DenormalGuard.flush(input + feedback * loops), toByteOffset: offset, as: SIMD4<Float>.self)
+                io.storeBytes(of: input + mix * (delayed - input), toByteOffset: offset, as: SIMD4<Float>.self)
+                j &+= 4
+            }
+            write = (write &+ run) & k.mask
+            s.loop = loop
+            s.write = write
+            i &+= run
+        }
+        return i
     }
 
     /// Processes a block in place with a per-sample delay offset in seconds

@@ -359,15 +359,21 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
             if samplesUntilGainUpdate == 0 { advanceControl() }
             var run = min(samplesUntilGainUpdate, count &- n)
             if freshSteps < lineCapacity {
-                // Shortly after a reset: the same run with guarded reads (see the type's note), in a
-                // function of its own, so this loop keeps one inlined frame (with both loops here, the optimiser
-                // inlined the guarded frame and left the steady-state one an out-of-line call, measured under callgrind).
-                run = min(run, lineCapacity &- freshSteps)
-                samplesUntilGainUpdate &-= run
-                mix = processGuarded(left: leftBase + n, right: rightBase + n, count: run, mix: mix,
-                                     lineWrite: &lineWrite, diffuserWrite: &diffuserWrite, states: &states)
-                n &+= run
-                continue
+                // Reads reach back `lengths[7]` steps at most (the lines grow with their index; every diffuser is
+                // shorter than the shortest line): from there on no guarded read yields 0, and the steady loop gives
+                // the same output. The count goes on to one line capacity, so a larger `size` set later is guarded.
+                if freshSteps < lengths[7] {
+                    // Shortly after a reset: the same run with guarded reads (see the type's note), in a
+                    // function of its own, so this loop keeps one inlined frame (with both loops here, the optimiser
+                    // inlined the guarded frame and left the steady-state one an out-of-line call, measured under callgrind).
+                    run = min(run, lengths[7] &- freshSteps)
+                    samplesUntilGainUpdate &-= run
+                    mix = processGuarded(left: leftBase + n, right: rightBase + n, count: run, mix: mix,
+                                         lineWrite: &lineWrite, diffuserWrite: &diffuserWrite, states: &states)
+                    n &+= run
+                    continue
+                }
+                freshSteps = min(lineCapacity, freshSteps &+ run)
             }
             samplesUntilGainUpdate &-= run
             let gains = self.gains, poles = dampingPoles

@@ -16,4 +16,15 @@ public enum HermiteInterpolation {
         let c3 = 0.5 * (y2 - yMinus1) + 1.5 * (y0 - y1)
         return ((c3 * t + c2) * t + c1) * t + y0
     }
+
+    /// `interpolate` in four lanes (four frames), with the same operations, so the same results.
+    @inlinable @inline(__always)
+    public static func interpolate(
+        _ yMinus1: SIMD4<Float>, _ y0: SIMD4<Float>, _ y1: SIMD4<Float>, _ y2: SIMD4<Float>, at t: Float
+    ) -> SIMD4<Float> {
+        let c1 = 0.5 * (y1 - yMinus1)
+        let c2 = yMinus1 - 2.5 * y0 + 2 * y1 - 0.5 * y2
+        let c3 = 0.5 * (y2 - yMinus1) + 1.5 * (y0 - y1)
+        return ((c3 * t + c2) * t + c1) * t + y0
+    }
 }

@@ -122,6 +122,15 @@ public struct LFO: SignalGenerator, Sendable {
         if phaseValue >= 1 { phaseValue -= 1 }
     }
 
+    /// Moves on `count` samples exactly as `count` calls of `nextSample()` would (the same phase, bit
+    /// for bit, unlike `skip`), without computing the waveform: for a caller whose depth is 0.
+    @inlinable
+    public mutating func advance(count: Int) {
+        var lfo = self
+        for _ in 0..<max(count, 0) { lfo.advance() }
+        self = lfo
+    }
+
     /// Next bipolar sample, −1…1.
     @inlinable
     public mutating func nextSample() -> Float {
