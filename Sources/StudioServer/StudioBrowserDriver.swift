@@ -1,6 +1,7 @@
 import Enobarbus
 import Foundation
 import LiveHost
+import NIOCore
 import Studio
 import Synchronization
 import Touchstone
@@ -16,13 +17,18 @@ import Glibc
 /// (``StudioPCMBlockRenderer``), through a lock-free ring of whole frames (``StudioFrameRing``) to a sender
 /// thread that hands it to every client subscribed to `audio`. The engine renders once however many pages listen.
 ///
-/// Listening costs wake-ups more than work (a thread woken costs this VM about 50 µs), so the blocks travel
-/// ``blocksPerWake`` at a time: the render thread wakes once per group, renders the blocks due now and the
-/// rest of the group ahead, and rings the sender once; the sender hands the group on, and each socket writes
-/// it in one task on its event loop (``StudioBinaryWriter``). Every block is still its own `0x10` message, in
-/// order. What the page hears: blocks arrive in groups (21 ms at 4 blocks) instead of one every 5.3 ms, so its
-/// jitter buffer's fill swings by a group around the same 40 ms mean (the rate steering holds the mean); the
-/// sound's latency after input grows by half a group on average (8 ms at 4 blocks, at most 16 ms).
+/// Listening costs wake-ups more than work (a thread woken costs this VM 50–150 µs), so the blocks travel
+/// ``blocksPerWake`` at a time: the render thread wakes once per group, renders the block due now and the rest
+/// of the group ahead, and rings once. In `prospero studio` it rings the server's event loop itself
+/// (``handOn(from:)``), which drains the ring and writes every listening socket in the same wake-up: two threads
+/// woken per group, where there were about five per block. (Without a loop, a sender thread of its own hands the
+/// group to the sockets, each of which writes it in one task on its loop: ``StudioBinaryWriter``.) Every block is
+/// still its own `0x10` message, in order. What the page hears: blocks arrive in groups (32 ms at the default 6)
+/// instead of one every 5.3 ms, so its jitter buffer's fill swings by a group around the same 40 ms mean (the
+/// rate steering holds the mean; its low point is about 24 ms instead of 37 ms). Sound after an input comes as
+/// late on average (the mean fill is the latency), but less evenly: 24–56 ms after it instead of 37–43 ms, as
+/// the input falls just before or just after a group's render (`prospero studio --browser-group` trades this
+/// against the CPU: 1 is the old block-by-block timing).
 ///
 /// The render thread allocates nothing and takes no lock: the ring, the tap, the doorbell and the atomics
 /// are its only contact with the rest (the sender thread does the allocating and hands each frame to the
@@ -42,8 +48,8 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     public static let restAfter = 2.0
     /// How often a resting render looks again (s): a page that opens waits at most this for sound.
     public static let restingPoll = 0.05
-    /// Blocks rendered per wake-up of the render thread and handed on together (4: 21 ms at 256 frames).
-    public static let defaultBlocksPerWake = 4
+    /// Blocks rendered per wake-up of the render thread and handed on together (6: 32 ms at 256 frames).
+    public static let defaultBlocksPerWake = 6
 
     public let engines: [any StudioAudioEngine]
     public let tap: StudioMeterTap
@@ -58,6 +64,10 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     private let ring: StudioFrameRing
     /// The render thread rings it once per group; the sender sleeps on it.
     private let doorbell = StudioDoorbell()
+    /// Set when the groups are handed on from an event loop (``handOn(from:)``) instead of the sender thread.
+    private var loopDoorbell: StudioLoopDoorbell?
+    /// Its pipe's write end (-1: none), what the render thread rings without touching the object.
+    private var loopDoorbellEnd: CInt = -1
     private let active = Atomic<Int>(-1)
     private let ratioBits = Atomic<UInt64>(1.0.bitPattern)
     private let stopping = Atomic<Bool>(false)
@@ -126,16 +136,36 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
         let render = Thread { [self] in renderLoop() }
         render.name = "studio browser render"
         render.qualityOfService = .userInteractive
-        let send = Thread { [self] in sendLoop() }
-        send.name = "studio browser send"
-        threads = [render, send]
+        threads = [render]
+        if loopDoorbell == nil {
+            let send = Thread { [self] in sendLoop() }
+            send.name = "studio browser send"
+            threads.append(send)
+        }
         for t in threads {
             finished.enter()
             t.start()
         }
     }
 
-    /// Waits (up to `timeout`) for both threads to end after the stop.
+    /// Hands each group of blocks on from `loop` (the event loop that writes the studio's sockets) instead of a
+    /// sender thread: the render thread rings the loop through a pipe, and the loop drains the ring and writes
+    /// the sockets in the same wake-up (one thread woken per group instead of two). Call before ``start(stop:)``;
+    /// when it throws (no pipe), the sender thread does the work as without it.
+    public func handOn(from loop: any EventLoop) throws {
+        let bell = try StudioLoopDoorbell(loop: loop) { [weak self] in self?.handOn() }
+        loopDoorbell = bell
+        loopDoorbellEnd = bell.writeEnd
+    }
+
+    /// Every waiting frame, oldest first, to the clients subscribed to `audio` (the sender thread, or the loop).
+    private func handOn() {
+        var frames: [[UInt8]] = []
+        ring.drain { frames.append(Array($0)) }
+        fanOut.send(frames: frames, to: .audio)
+    }
+
+    /// Waits (up to `timeout`) for the threads to end after the stop.
     @discardableResult
     public func waitUntilStopped(timeout: Double = 2) -> Bool {
         finished.wait(timeout: .now() + timeout) == .success
@@ -146,6 +176,7 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     private func renderLoop() {
         defer { finished.leave() }
         Self.nameThread("studio render")
+        defer { loopDoorbell?.close() }
         let saved = FlushToZero.enable()
         defer { FlushToZero.restore(saved) }
         var clock = StudioRenderClock(sampleRate: sampleRate, blockFrames: blockFrames, start: MonotonicClock.now())
@@ -181,10 +212,10 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
                     if clock.lateRestarts != restartsBefore { lateRestarts.wrappingAdd(1, ordering: .relaxed) }
                     blocks.wrappingAdd(1, ordering: .relaxed)
                 }
-                doorbell.ring()
                 // The engine's cost as CPU time, not wall time: a busy machine that preempts the render mid-group
                 // does not make the engine look dearer.
                 busyNanoseconds.wrappingAdd(Self.threadCPUNanoseconds() - cpuBefore, ordering: .relaxed)
+                if loopDoorbellEnd >= 0 { StudioLoopDoorbell.ring(loopDoorbellEnd) } else { doorbell.ring() }
             }
         }
     }
@@ -218,12 +249,9 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     private func sendLoop() {
         defer { finished.leave() }
         Self.nameThread("studio send")
-        var frames: [[UInt8]] = []
         while !stopping.load(ordering: .relaxed) {
             doorbell.wait()
-            ring.drain { frames.append(Array($0)) }
-            fanOut.send(frames: frames, to: .audio)
-            frames.removeAll(keepingCapacity: true)
+            handOn()
         }
     }
 

@@ -56,8 +56,11 @@ public final class StudioMeterTap: @unchecked Sendable {
     }
 
     /// Panel thread: drains what arrived; when nothing did for `elapsed` seconds, feeds silence of that
-    /// length so that the ballistics fall as they would.
-    public func update(silentFor elapsed: Double) {
+    /// length so that the ballistics fall as they would. While no page shows a panel (`shown` false), only the
+    /// newest ``fftSize`` frames of what arrived (43 ms at 48 kHz, the scope's and spectrum's whole window) go
+    /// through the meters: a page that opens a panel sees the scope and spectrum of now at once, and the meters
+    /// settle within their 300 ms window; a studio that is only listened to does not meter every sample.
+    public func update(silentFor elapsed: Double, shown: Bool = true) {
         let rate = Double(bitPattern: renderRate.load(ordering: .relaxed))
         if rate != sampleRate, rate > 0 {
             sampleRate = rate
@@ -72,6 +75,7 @@ public final class StudioMeterTap: @unchecked Sendable {
         swap(&samples, &drained)
         samples.removeAll(keepingCapacity: true)
         _ = ring.drain { samples.append($0) }
+        if !shown, samples.count > 2 * Self.fftSize { samples.removeFirst(samples.count - 2 * Self.fftSize) }
         if samples.isEmpty {
             guard silentSeconds < Self.settledAfterSilence else {
                 drained = samples

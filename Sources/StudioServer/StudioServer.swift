@@ -273,7 +273,8 @@ public final class StudioServer: @unchecked Sendable {
             try? await Task.sleep(for: .milliseconds(Self.watchedAt30Hz.contains { session.fanOut.hasSubscribers(to: $0) } ? 33 : 250))
             let t = now
             // Drained even unwatched, so that the meters a page opens to are the ballistics of now.
-            tap.update(silentFor: min(t - last, 0.25))
+            let panels = [StudioSubscription.meters, .scope, .spectrum].contains { session.fanOut.hasSubscribers(to: $0) }
+            tap.update(silentFor: min(t - last, 0.25), shown: panels)
             if watched {
                 // Each panel computed only when a page shows it (a listening phone may show none).
                 let fanOut = session.fanOut
