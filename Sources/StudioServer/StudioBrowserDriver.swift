@@ -19,9 +19,9 @@ import Glibc
 ///
 /// Listening costs wake-ups more than work (a thread woken costs this VM 50–150 µs), so the blocks travel
 /// ``blocksPerWake`` at a time: the render thread wakes once per group, renders the block due now and the rest
-/// of the group ahead, and rings once. In `prospero studio` it rings the server's event loop itself
-/// (``handOn(from:)``), which drains the ring and writes every listening socket in the same wake-up: two threads
-/// woken per group, where there were about five per block. (Without a loop, a sender thread of its own hands the
+/// of the group ahead, and rings once. In `prospero studio` it rings one of the server's event loops itself
+/// (``handOn(from:)``), which drains the ring and writes the listening sockets it owns in the same wake-up (a socket
+/// on the other loop, in one task there): two or three threads woken per group, where there were about five per block. (Without a loop, a sender thread of its own hands the
 /// group to the sockets, each of which writes it in one task on its loop: ``StudioBinaryWriter``.) Every block is
 /// still its own `0x10` message, in order. What the page hears: blocks arrive in groups (32 ms at the default 6)
 /// instead of one every 5.3 ms, so its jitter buffer's fill swings by a group around the same 40 ms mean (the

@@ -2,13 +2,11 @@ import NIOCore
 import NIOPosix
 
 extension StudioServer {
-    /// Puts NIO's shared event loops, the ones the server runs on, at one, and returns that loop. A studio's handful
-    /// of sockets need no more, and on the one loop browser audio's hand-over (``StudioBrowserDriver/handOn(from:)``)
-    /// and every listening socket's write share one wake-up per group of blocks (with two loops, half the pages
-    /// would land on the other one and cost a wake-up more). `prospero studio` calls it first thing: NIO takes the
-    /// count only before its loops start, and only once per process.
-    public static func singleEventLoop() -> any EventLoop {
-        NIOSingletons.groupLoopCountSuggestion = 1
-        return MultiThreadedEventLoopGroup.singleton.next()
+    /// One of NIO's shared event loops, the ones the server runs on: where browser audio's hand-over runs
+    /// (``StudioBrowserDriver/handOn(from:)``). A listening socket on this loop is written in the same wake-up;
+    /// one on the other loop costs that loop's wake-up too. (One loop for everything would save it, but starves
+    /// the server on a busy machine: `StudioLoadTests`' 20 clients then lost blocks and waited seconds for echoes.)
+    public static func sharedEventLoop() -> any EventLoop {
+        MultiThreadedEventLoopGroup.singleton.next()
     }
 }

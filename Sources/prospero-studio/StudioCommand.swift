@@ -116,8 +116,6 @@ struct StudioCommand: ParsableCommand {
     }
 
     func run() throws {
-        // One event loop for the server, before anything starts NIO's (see singleEventLoop).
-        let serverLoop = StudioServer.singleEventLoop()
         let stop = LiveCommand.begin(duration: live.duration)
         // Hecate's user packs: the same directory and validation as `prospero hecate --pack ID`.
         let packs = HecateUserPackFiles.library()
@@ -194,8 +192,8 @@ struct StudioCommand: ParsableCommand {
                                   log: { StandardOutput.line($0) }, audioStatus: audioStatus)
         let midi = driver?.deliverControlChanges(to: { session.receiveMIDI($0) }, stop: stop)
         if let browser {
-            // The server's loop hands the blocks on to the sockets it writes: one thread woken per group of blocks.
-            do { try browser.handOn(from: serverLoop) } catch {
+            // One of the server's loops hands the blocks on to the sockets: no sender thread woken per group.
+            do { try browser.handOn(from: StudioServer.sharedEventLoop()) } catch {
                 StandardOutput.line("studio: browser audio hands its blocks on from a thread of its own (\(error))")
             }
             browser.start(stop: stop)
