@@ -107,6 +107,8 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -212,6 +214,7 @@ let package = Package(
             dependencies: [
                 "StudioServer", "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport",
                 "Games", "Haptics", "Ariel", "Enobarbus", "ProsperoSettingsFiles", "CameraBridge", "CameraTools", "InstrumentSettings",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             exclude: ["Browser"]
         ),

@@ -1,6 +1,7 @@
 import Enobarbus
 import Foundation
 import LiveHost
+import NIOCore
 import Studio
 import Synchronization
 import Touchstone
@@ -13,16 +14,30 @@ import Glibc
 /// the active instrument's engine in fixed blocks, paced in real time by ``StudioRenderClock`` and
 /// steered by the listening page's buffer fill (``StudioRateSteering``, ±0.05 %), with flush-to-zero on.
 /// Each block goes to the meter tap (the panels) and, encoded once as a `0x10` frame
-/// (``StudioPCMBlockRenderer``), through a lock-free ring to a sender thread that hands it to every
-/// client subscribed to `audio`. The engine renders once however many pages listen.
+/// (``StudioPCMBlockRenderer``), through a lock-free ring of whole frames (``StudioFrameRing``) to a sender
+/// thread that hands it to every client subscribed to `audio`. The engine renders once however many pages listen.
 ///
-/// The render thread allocates nothing and takes no lock: the ring, the tap and the atomics are its only
-/// contact with the rest (the sender thread does the allocating and hands each frame to the session's
-/// ``StudioFanOut``, which never takes the session's lock).
+/// Listening costs wake-ups more than work (a thread woken costs this VM 50–150 µs), so the blocks travel
+/// ``blocksPerWake`` at a time: the render thread wakes once per group, renders the block due now and the rest
+/// of the group ahead, and rings once. In `prospero studio` it rings one of the server's event loops itself
+/// (``handOn(from:)``), which drains the ring and writes the listening sockets it owns in the same wake-up (a socket
+/// on the other loop, in one task there): two or three threads woken per group, where there were about five per block. (Without a loop, a sender thread of its own hands the
+/// group to the sockets, each of which writes it in one task on its loop: ``StudioBinaryWriter``.) Every block is
+/// still its own `0x10` message, in order. What the page hears: blocks arrive in groups (32 ms at the default 6)
+/// instead of one every 5.3 ms, so its jitter buffer's fill swings by a group around the same 40 ms mean (the
+/// rate steering holds the mean; its low point is about 24 ms instead of 37 ms). Sound after an input comes as
+/// late on average (the mean fill is the latency), but less evenly: 24–56 ms after it instead of 37–43 ms, as
+/// the input falls just before or just after a group's render (`prospero studio --browser-group` trades this
+/// against the CPU: 1 is the old block-by-block timing).
+///
+/// The render thread allocates nothing and takes no lock: the ring, the tap, the doorbell and the atomics
+/// are its only contact with the rest (the sender thread does the allocating and hands each frame to the
+/// session's ``StudioFanOut``, which never takes the session's lock).
 ///
 /// Nobody there, nothing rendered: while no page is subscribed to anything and no input has arrived for
-/// ``restAfter`` seconds, both threads rest (a wake-up every ``restingPoll`` s) and the engine keeps its
-/// state; the next page or input starts the clock again from that moment (an idle studio costs nothing).
+/// ``restAfter`` seconds, the render rests (a wake-up every ``restingPoll`` s) and the sender sleeps until it
+/// is rung; the engine keeps its state, and the next page or input starts the clock again from that moment
+/// (an idle studio costs nothing).
 public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     /// 256 frames at 48 kHz: 5.33 ms per block.
     public static let defaultBlockFrames = 256
@@ -33,6 +48,8 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     public static let restAfter = 2.0
     /// How often a resting render looks again (s): a page that opens waits at most this for sound.
     public static let restingPoll = 0.05
+    /// Blocks rendered per wake-up of the render thread and handed on together (6: 32 ms at 256 frames).
+    public static let defaultBlocksPerWake = 6
 
     public let engines: [any StudioAudioEngine]
     public let tap: StudioMeterTap
@@ -40,9 +57,17 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     public let fanOut: StudioFanOut
     public let sampleRate: Double
     public let blockFrames: Int
+    /// Blocks per wake-up (1…16): see the type's notes.
+    public let blocksPerWake: Int
     private let renderer: StudioPCMBlockRenderer
     private let frameBytes: Int
-    private let ring: SPSCRingBuffer<UInt8>
+    private let ring: StudioFrameRing
+    /// The render thread rings it once per group; the sender sleeps on it.
+    private let doorbell = StudioDoorbell()
+    /// Set when the groups are handed on from an event loop (``handOn(from:)``) instead of the sender thread.
+    private var loopDoorbell: StudioLoopDoorbell?
+    /// Its pipe's write end (-1: none), what the render thread rings without touching the object.
+    private var loopDoorbellEnd: CInt = -1
     private let active = Atomic<Int>(-1)
     private let ratioBits = Atomic<UInt64>(1.0.bitPattern)
     private let stopping = Atomic<Bool>(false)
@@ -71,7 +96,8 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
 
     /// - Parameter fanOut: the session's (give the session this driver as its ``StudioAudioOutput``).
     public init(engines: [any StudioAudioEngine], active: Int?, tap: StudioMeterTap, fanOut: StudioFanOut,
-                sampleRate: Double = StudioBrowserDriver.defaultSampleRate, blockFrames: Int = StudioBrowserDriver.defaultBlockFrames) {
+                sampleRate: Double = StudioBrowserDriver.defaultSampleRate, blockFrames: Int = StudioBrowserDriver.defaultBlockFrames,
+                blocksPerWake: Int = StudioBrowserDriver.defaultBlocksPerWake) {
         self.engines = engines
         self.tap = tap
         self.fanOut = fanOut
@@ -79,8 +105,9 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
         renderer = StudioPCMBlockRenderer(sampleRate: sampleRate, blockFrames: blockFrames)
         self.blockFrames = renderer.blockFrames
         frameBytes = StudioPCMFrame.byteCount(frames: renderer.blockFrames)
+        self.blocksPerWake = min(16, max(1, blocksPerWake))
         // 64 blocks (341 ms at 256 frames) between the render and the sender threads.
-        ring = SPSCRingBuffer(minimumCapacity: 64 * frameBytes)
+        ring = StudioFrameRing(frameBytes: frameBytes, slots: 64)
         self.active.store(active ?? -1, ordering: .relaxed)
     }
 
@@ -102,20 +129,43 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     public func start(stop: LiveStop) {
         for engine in engines { engine.prepare(sampleRate: sampleRate, maximumFrames: blockFrames) }
         tap.noteSampleRate(sampleRate)
-        stop.onRequest { [self] in stopping.store(true, ordering: .relaxed) }
+        stop.onRequest { [self] in
+            stopping.store(true, ordering: .relaxed)
+            doorbell.ring()
+        }
         let render = Thread { [self] in renderLoop() }
         render.name = "studio browser render"
         render.qualityOfService = .userInteractive
-        let send = Thread { [self] in sendLoop() }
-        send.name = "studio browser send"
-        threads = [render, send]
+        threads = [render]
+        if loopDoorbell == nil {
+            let send = Thread { [self] in sendLoop() }
+            send.name = "studio browser send"
+            threads.append(send)
+        }
         for t in threads {
             finished.enter()
             t.start()
         }
     }
 
-    /// Waits (up to `timeout`) for both threads to end after the stop.
+    /// Hands each group of blocks on from `loop` (the event loop that writes the studio's sockets) instead of a
+    /// sender thread: the render thread rings the loop through a pipe, and the loop drains the ring and writes
+    /// the sockets in the same wake-up (one thread woken per group instead of two). Call before ``start(stop:)``;
+    /// when it throws (no pipe), the sender thread does the work as without it.
+    public func handOn(from loop: any EventLoop) throws {
+        let bell = try StudioLoopDoorbell(loop: loop) { [weak self] in self?.handOn() }
+        loopDoorbell = bell
+        loopDoorbellEnd = bell.writeEnd
+    }
+
+    /// Every waiting frame, oldest first, to the clients subscribed to `audio` (the sender thread, or the loop).
+    private func handOn() {
+        var frames: [[UInt8]] = []
+        ring.drain { frames.append(Array($0)) }
+        fanOut.send(frames: frames, to: .audio)
+    }
+
+    /// Waits (up to `timeout`) for the threads to end after the stop.
     @discardableResult
     public func waitUntilStopped(timeout: Double = 2) -> Bool {
         finished.wait(timeout: .now() + timeout) == .success
@@ -125,6 +175,8 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
 
     private func renderLoop() {
         defer { finished.leave() }
+        Self.nameThread("studio render")
+        defer { loopDoorbell?.close() }
         let saved = FlushToZero.enable()
         defer { FlushToZero.restore(saved) }
         var clock = StudioRenderClock(sampleRate: sampleRate, blockFrames: blockFrames, start: MonotonicClock.now())
@@ -146,24 +198,41 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
             case .wait(let seconds):
                 Self.sleep(seconds)
             case .render:
+                // The block due now and the rest of its group ahead of time; the clock then waits out the group.
+                let cpuBefore = Self.threadCPUNanoseconds()
                 let index = active.load(ordering: .relaxed)
                 let engine: (any StudioAudioEngine)? = index >= 0 && index < engines.count ? engines[index] : nil
-                let frame = renderer.render(engine)
-                tap.push(left: renderer.leftSamples, right: renderer.rightSamples, frameCount: blockFrames)
-                // Whole frames only: the sender reads fixed-size frames.
-                if ring.capacity - ring.count >= frame.count {
-                    for byte in frame { _ = ring.push(byte) }
-                } else {
-                    ringDrops.wrappingAdd(1, ordering: .relaxed)
+                for _ in 0..<blocksPerWake {
+                    let frame = renderer.render(engine)
+                    tap.push(left: renderer.leftSamples, right: renderer.rightSamples, frameCount: blockFrames)
+                    if !ring.push(frame) { ringDrops.wrappingAdd(1, ordering: .relaxed) }
+                    let restartsBefore = clock.lateRestarts
+                    clock.ratio = Double(bitPattern: ratioBits.load(ordering: .relaxed))
+                    clock.rendered(at: now)
+                    if clock.lateRestarts != restartsBefore { lateRestarts.wrappingAdd(1, ordering: .relaxed) }
+                    blocks.wrappingAdd(1, ordering: .relaxed)
                 }
-                let restartsBefore = clock.lateRestarts
-                clock.ratio = Double(bitPattern: ratioBits.load(ordering: .relaxed))
-                clock.rendered(at: now)
-                if clock.lateRestarts != restartsBefore { lateRestarts.wrappingAdd(1, ordering: .relaxed) }
-                blocks.wrappingAdd(1, ordering: .relaxed)
-                busyNanoseconds.wrappingAdd(Int((MonotonicClock.now() - now) * 1e9), ordering: .relaxed)
+                // The engine's cost as CPU time, not wall time: a busy machine that preempts the render mid-group
+                // does not make the engine look dearer.
+                busyNanoseconds.wrappingAdd(Self.threadCPUNanoseconds() - cpuBefore, ordering: .relaxed)
+                if loopDoorbellEnd >= 0 { StudioLoopDoorbell.ring(loopDoorbellEnd) } else { doorbell.ring() }
             }
         }
+    }
+
+    /// The calling thread's CPU time (ns): a system call, no allocation, no lock.
+    static func threadCPUNanoseconds() -> Int {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return t.tv_sec * 1_000_000_000 + t.tv_nsec
+    }
+
+    /// Names the calling thread (as `top -H`, `/proc/PID/task/*/comm` and `scripts/bench/studio-idle` show it).
+    /// (Linux: through `/proc/thread-self/comm`; Glibc's module does not export `pthread_setname_np`.)
+    static func nameThread(_ name: String) {
+        guard let file = fopen("/proc/thread-self/comm", "w") else { return }
+        _ = fputs(String(name.prefix(15)), file)
+        fclose(file)
     }
 
     /// Sleeps `seconds` (capped at 50 ms so that a stop is seen soon) without allocating.
@@ -176,21 +245,13 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
 
     // MARK: Sender thread
 
+    /// Sleeps until the render rings (once per group, or the stop), then hands every waiting frame on, oldest first.
     private func sendLoop() {
         defer { finished.leave() }
-        var frame = [UInt8]()
-        frame.reserveCapacity(frameBytes)
+        Self.nameThread("studio send")
         while !stopping.load(ordering: .relaxed) {
-            var sent = false
-            while ring.count >= frameBytes {
-                frame.removeAll(keepingCapacity: true)
-                for _ in 0..<frameBytes { if let b = ring.pop() { frame.append(b) } }
-                fanOut.send(frame, to: .audio)
-                sent = true
-            }
-            // A block's time when rendering (one wake-up per block: a frame waits at most that long in the
-            // ring, far inside the page's 40 ms jitter buffer), the render's poll when resting.
-            if !sent { Self.sleep(resting.load(ordering: .relaxed) ? Self.restingPoll : Double(blockFrames) / sampleRate) }
+            doorbell.wait()
+            handOn()
         }
     }
 

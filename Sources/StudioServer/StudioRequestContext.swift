@@ -7,6 +7,9 @@ import NIOCore
 public struct StudioRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    /// The connection (after `/ws` upgrades, the WebSocket's): binary frames are written to it directly
+    /// (``StudioBinaryWriter``).
+    let channel: any Channel
     /// Holds the WebSocket handler reference until the socket ends (``releaseWebSocket()``): see ``StudioWebSocketSlot``.
     private let socketSlot = StudioWebSocketSlot()
 
@@ -15,6 +18,7 @@ public struct StudioRequestContext: RequestContext, WebSocketRequestContext, Rem
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     /// The socket's handler returned: lets go of the handler reference, which holds this context (a cycle

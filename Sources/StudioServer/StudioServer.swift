@@ -87,7 +87,7 @@ public final class StudioServer: @unchecked Sendable {
         socketRouter.ws("/ws") { [self] inbound, outbound, context in
             // The context and Hummingbird's handler reference hold each other: the socket's end breaks that cycle.
             defer { context.requestContext.releaseWebSocket() }
-            try await serveSocket(inbound: inbound, outbound: outbound)
+            try await serveSocket(inbound: inbound, outbound: outbound, channel: context.requestContext.channel)
         }
 
         // Frames up to twice the message limit are read, so that a message over the limit is seen and counted
@@ -203,10 +203,19 @@ public final class StudioServer: @unchecked Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
 
-    private func serveSocket(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+    /// One socket: text through its ``StudioOutboundQueue`` and Hummingbird's writer (whole, in order), binary
+    /// frames straight to its channel (``StudioBinaryWriter``: browser audio's blocks cost no Swift task hop).
+    private func serveSocket(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel) async throws {
         let queue = StudioOutboundQueue(counters: self.outbound)
-        let connection = session.connect { queue.push($0) }
+        let binary = StudioBinaryWriter(channel: channel, counters: self.outbound)
+        let connection = session.connect(outbox: { message in
+            switch message {
+            case .text: queue.push(message)
+            case .binary(let bytes): binary.push(bytes)
+            }
+        }, frames: { binary.push(contentsOf: $0) })
         defer {
+            binary.close()
             queue.finish()
             session.disconnect(connection, now: now, missedMessages: queue.overflowed)
         }
@@ -248,18 +257,24 @@ public final class StudioServer: @unchecked Sendable {
     }
 
     /// 30 Hz: meters, scope and spectrum frames, the instrument's HUD frame; 2 Hz: the status, sent when it
-    /// changed; 1 Hz: expiry. With no page subscribed to anything, 4 Hz and only what has no audience
-    /// too: the meter tap drained, the instrument's own changes (taken so they never pile up), the status and expiry.
+    /// changed; 1 Hz: expiry. With no page watching a panel (``watchedAt30Hz``: a page that only listens, or
+    /// none at all), 4 Hz and only what has no audience too: the meter tap drained, the instrument's own changes
+    /// (taken so they never pile up), the status and expiry.
+    /// The streams the 30 Hz tick is for: the panels, the HUD frames and the instrument's own changes (`state`).
+    /// `status` (2 Hz), `audio` (the render's own thread) and `camera` (the camera desk's) need only the 4 Hz tick.
+    static let watchedAt30Hz: [StudioSubscription] = [.meters, .scope, .spectrum, .frames, .state]
+
     private func tick(stop: LiveStop) async {
         var count = 0
         var last = now
         var lastStatus = -Double.infinity, lastExpiry = now
         while !Task.isCancelled && !stop.isRequested {
             let watched = session.fanOut.hasSubscribers
-            try? await Task.sleep(for: .milliseconds(watched ? 33 : 250))
+            try? await Task.sleep(for: .milliseconds(Self.watchedAt30Hz.contains { session.fanOut.hasSubscribers(to: $0) } ? 33 : 250))
             let t = now
             // Drained even unwatched, so that the meters a page opens to are the ballistics of now.
-            tap.update(silentFor: min(t - last, 0.25))
+            let panels = [StudioSubscription.meters, .scope, .spectrum].contains { session.fanOut.hasSubscribers(to: $0) }
+            tap.update(silentFor: min(t - last, 0.25), shown: panels)
             if watched {
                 // Each panel computed only when a page shows it (a listening phone may show none).
                 let fanOut = session.fanOut

@@ -42,6 +42,11 @@ struct StudioCommand: ParsableCommand {
     @Option(help: "Where the sound plays: auto (JACK when a server runs, else browser), jack, browser (streamed to the pages that tap Listen), none.")
     var audio: String = "auto"
 
+    @Option(name: .customLong("browser-group"), help: ArgumentHelp(
+        "Browser audio: blocks (5.3 ms each) rendered and sent together, 1…16. Fewer: an input's sound lands more evenly (6: within ±16 ms); more: less CPU per listening page.",
+        valueName: "BLOCKS"))
+    var browserGroup: Int = StudioBrowserDriver.defaultBlocksPerWake
+
     @Option(help: "Access token for --host beyond loopback (8…128 letters, digits, - _ .); default: a random one.")
     var token: String?
 
@@ -83,6 +88,7 @@ struct StudioCommand: ParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard (0...65535).contains(oscPort) else { throw ValidationError("--osc-port must be 0…65535") }
+        guard (1...16).contains(browserGroup) else { throw ValidationError("--browser-group must be 1…16 blocks, not \(browserGroup)") }
         guard let mode = AudioMode(rawValue: audio) else { throw ValidationError("--audio must be auto, jack, browser or none, not '\(audio)'") }
         if let token, !StudioToken.isValid(token) { throw ValidationError("--token must be 8…128 letters, digits, '-', '_' or '.'") }
         guard tls.isEmpty || tls.count == 2 else { throw ValidationError("--tls takes two files: CERT.pem KEY.pem") }
@@ -152,7 +158,7 @@ struct StudioCommand: ParsableCommand {
         let fanOut = StudioFanOut()
         let driver = jack.map { _ in StudioJACKDriver(engines: engines, active: first, tap: tap, clock: midiClock) }
         let browser = jack == nil && (mode == .browser || mode == .auto)
-            ? StudioBrowserDriver(engines: engines, active: first, tap: tap, fanOut: fanOut) : nil
+            ? StudioBrowserDriver(engines: engines, active: first, tap: tap, fanOut: fanOut, blocksPerWake: browserGroup) : nil
         // The pages' cameras: one camera bridge process for the studio, started on the first frame a page sends.
         let camera = StudioCameraDesk(bridge: CameraBridgeProcess(), log: { StandardOutput.line("studio: \($0)") })
         let session = StudioSession(instruments: instruments, active: first, audio: driver ?? browser, fanOut: fanOut, camera: camera)
@@ -185,7 +191,13 @@ struct StudioCommand: ParsableCommand {
         let server = StudioServer(session: session, options: options, resources: try StudioResources.bundled(), tap: tap,
                                   log: { StandardOutput.line($0) }, audioStatus: audioStatus)
         let midi = driver?.deliverControlChanges(to: { session.receiveMIDI($0) }, stop: stop)
-        browser?.start(stop: stop)
+        if let browser {
+            // One of the server's loops hands the blocks on to the sockets: no sender thread woken per group.
+            do { try browser.handOn(from: StudioServer.sharedEventLoop()) } catch {
+                StandardOutput.line("studio: browser audio hands its blocks on from a thread of its own (\(error))")
+            }
+            browser.start(stop: stop)
+        }
 
         // The shared OSC input, with the pages' cameras (their faces enter as any sender's do).
         let tracker = StudioSourceTracker(MergedDatagramSource([UDPDatagramSource(host: oscHost, port: oscPort), camera.input]))

@@ -50,7 +50,7 @@ public struct StudioAudioStatus: Equatable, Sendable {
         var o: [String: StudioValue] = [
             "backend": .string(backend.rawValue), "ports": .array(ports.map { .string($0) }), "rate": .number(rate),
             "period": .number(Double(period)), "latencyMs": .number((latencyMs * 100).rounded() / 100),
-            "xruns": .number(Double(xruns)), "cpuLoad": .number((cpuLoad * 10).rounded() / 10),
+            "xruns": .number(Double(xruns)), "cpuLoad": .number((cpuLoad * 100).rounded() / 100),
         ]
         o["client"] = client.map { .string($0) } ?? .null
         o["note"] = note.map { .string($0) } ?? .null

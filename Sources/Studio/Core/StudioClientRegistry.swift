@@ -25,6 +25,8 @@ struct StudioClientRegistry {
     /// Connection → client id (after hello).
     private var connections: [Int: String] = [:]
     private var outboxes: [Int: Outbox] = [:]
+    /// Connections that take several binary frames at once (``StudioFanOut/send(frames:to:)``).
+    private var frameOutboxes: [Int: StudioFanOut.FramesOutbox] = [:]
     private var nextConnection = 1
     private var nextClient = 1
 
@@ -35,10 +37,11 @@ struct StudioClientRegistry {
 
     // MARK: Connections
 
-    mutating func connect(_ outbox: @escaping Outbox) -> Int {
+    mutating func connect(_ outbox: @escaping Outbox, frames: StudioFanOut.FramesOutbox? = nil) -> Int {
         let c = nextConnection
         nextConnection += 1
         outboxes[c] = outbox
+        frameOutboxes[c] = frames
         return c
     }
 
@@ -49,6 +52,7 @@ struct StudioClientRegistry {
     /// that client's id and the touch slots it held down (the caller cancels them).
     mutating func disconnect(_ connection: Int, now: Double, missedMessages: Bool) -> (id: String, touches: Set<Int>)? {
         outboxes[connection] = nil
+        frameOutboxes[connection] = nil
         guard let id = connections.removeValue(forKey: connection), var client = clients[id], client.connection == connection else {
             return nil
         }
@@ -173,7 +177,8 @@ struct StudioClientRegistry {
         var table: [StudioSubscription: [StudioFanOut.Route]] = [:]
         for client in clients.values {
             guard let outbox = client.outbox else { continue }
-            for s in client.subscriptions { table[s, default: []].append(.init(client: client.id, outbox: outbox)) }
+            let frames = client.connection.flatMap { frameOutboxes[$0] }
+            for s in client.subscriptions { table[s, default: []].append(.init(client: client.id, outbox: outbox, frames: frames)) }
         }
         fanOut.publish(table)
     }

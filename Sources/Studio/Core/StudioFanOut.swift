@@ -6,10 +6,13 @@ import Synchronization
 /// lock (an array copy) and writes to the outboxes after. Instruments are never touched here.
 public final class StudioFanOut: Sendable {
     public typealias Outbox = @Sendable (StudioOutgoing) -> Void
+    /// Several binary frames at once, in order (a socket that writes them in one go: ``send(frames:to:)``).
+    public typealias FramesOutbox = @Sendable ([[UInt8]]) -> Void
 
     struct Route: Sendable {
         var client: String
         var outbox: Outbox
+        var frames: FramesOutbox? = nil
     }
 
     private let routes = Mutex<[StudioSubscription: [Route]]>([:])
@@ -32,6 +35,20 @@ public final class StudioFanOut: Sendable {
         let targets = routes.withLock { $0[subscription] ?? [] }
         let frame = StudioOutgoing.binary(bytes)
         for target in targets { target.outbox(frame) }
+    }
+
+    /// `frames` (each one binary message, in order) to every connected client subscribed to `subscription`: in one
+    /// hand-over to a client whose connection takes several at once, else one by one. Any thread.
+    public func send(frames: [[UInt8]], to subscription: StudioSubscription) {
+        guard !frames.isEmpty else { return }
+        let targets = routes.withLock { $0[subscription] ?? [] }
+        for target in targets {
+            if let batch = target.frames {
+                batch(frames)
+            } else {
+                for bytes in frames { target.outbox(.binary(bytes)) }
+            }
+        }
     }
 
     /// `text` as one text message to every connected client subscribed to `subscription`. Any thread.

@@ -44,6 +44,9 @@ public protocol StudioInstrument: AnyObject {
     func receiveControls(_ outputs: [Float], at time: Double)
     /// Time passes (lifecycle timeouts, arpeggiator clocks); called at the input loop's tick.
     func advance(to time: Double)
+    /// False for an instrument whose ``advance(to:)`` does nothing (it keeps the default): the input loop need not
+    /// tick for it while nobody plays, whoever listens. Default: true.
+    var advancesWithTime: Bool { get }
     /// The changes the instrument made on its own as time passed (in ``advance(to:)`` or
     /// ``frameJSON(now:)``: a game's tremolo pulse, its home button), oldest first, each to be sent as its
     /// own `changed` message; the instrument forgets them. Default: none.
@@ -79,6 +82,7 @@ extension StudioInstrument {
     public func receive(_ frames: [TrackingFrame], at time: Double) {}
     public func receiveControls(_ outputs: [Float], at time: Double) {}
     public func advance(to time: Double) {}
+    public var advancesWithTime: Bool { true }
     public func takeChanges() -> [[String: StudioValue]] { [] }
     public static var learnableControls: [MIDILearnableControl] { [] }
     public func savedSettings() -> StudioValue? { nil }

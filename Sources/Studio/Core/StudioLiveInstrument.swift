@@ -8,9 +8,10 @@ public final class StudioLiveInstrument: LiveInstrument {
 
     public init(session: StudioSession) { self.session = session }
 
-    /// No page watches and none played lately: nothing is shown and no touch is held; OSC input still
-    /// wakes the host at once.
-    public var canRest: Bool { session.isUnattended(at: MonotonicClock.now()) }
+    /// No page watches and none played lately: nothing is shown and no touch is held; or the active instrument
+    /// has no time of its own (the test tone, HiSynth: its advance does nothing, so a page listening to it needs
+    /// no 100 Hz tick). OSC input still wakes the host at once.
+    public var canRest: Bool { session.isUnattended(at: MonotonicClock.now()) || !session.activeAdvancesWithTime }
 
     public func receive(_ frames: [TrackingFrame], at time: Double) {
         session.receive(frames, at: time)

@@ -80,6 +80,10 @@ public final class StudioSession: @unchecked Sendable {
     public var statistics: StudioSessionStatistics { state.withLock { $0.statistics } }
     public var activeIndex: Int? { state.withLock { $0.stage.active } }
     public var activeID: String? { state.withLock { $0.stage.activeID } }
+    /// Whether the active instrument does anything as time passes (``StudioInstrument/advancesWithTime``); false with none.
+    public var activeAdvancesWithTime: Bool {
+        state.withLock { s in s.stage.active.map { s.stage.instruments[$0].advancesWithTime } ?? false }
+    }
     public var instrumentList: [(id: String, name: String)] {
         state.withLock { $0.stage.instruments.map { ($0.id, $0.displayName) } }
     }
@@ -118,8 +122,10 @@ public final class StudioSession: @unchecked Sendable {
     // MARK: Connections
 
     /// A socket opened; returns its connection number. Nothing is sent before the client's `hello`.
-    public func connect(outbox: @escaping Outbox) -> Int {
-        state.withLock { $0.clients.connect(outbox) }
+    /// `frames`: where several binary frames go at once (browser audio's groups of blocks), if the socket takes
+    /// them so; else each goes to `outbox`.
+    public func connect(outbox: @escaping Outbox, frames: StudioFanOut.FramesOutbox? = nil) -> Int {
+        state.withLock { $0.clients.connect(outbox, frames: frames) }
     }
 
     /// A socket closed: the client's touches end now; its state is kept for ``StudioSessionOptions/retention``.

@@ -24,6 +24,9 @@ public final class StudioToneInstrument: StudioInstrument {
 
     public init() {}
 
+    /// A sine has no time of its own (no ``advance(to:)``).
+    public var advancesWithTime: Bool { false }
+
     public func stateJSON() -> [String: StudioValue] {
         ["on": .bool(on), "frequency": .number(frequency), "level": .number(level), "touching": .bool(finger != nil)]
     }

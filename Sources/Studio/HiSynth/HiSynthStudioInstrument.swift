@@ -34,6 +34,8 @@ public final class HiSynthStudioInstrument: StudioInstrument {
     public let audioEngine: HiSynthStudioAudio
     public var audio: any StudioAudioEngine { audioEngine }
     public var host: EngineHost<HiSynthRackEngine> { audioEngine.host }
+    /// The rack and its song player keep time in the engine and at the panel tick: no ``advance(to:)``.
+    public var advancesWithTime: Bool { false }
     /// The user presets, handed in by the edge that owns their files (nil: none, saving is refused).
     public let library: (any HiSynthPresetStore)?
     /// The song list (the HiSynth song book).
