@@ -196,6 +196,17 @@ public struct TruePeakDetector: Sendable {
                                            halfBandSplat: UnsafePointer<SIMD4<Float>>, quarter: UnsafePointer<Float>,
                                            midLeft: UnsafeMutablePointer<Float>, midRight: UnsafeMutablePointer<Float>,
                                            q3: UnsafeMutablePointer<Float>, peaks: UnsafeMutablePointer<Float>) {
+        halfBandMidpoints(left: left, right: right, count: count, halfBandSplat: halfBandSplat, midLeft: midLeft, midRight: midRight)
+        finishPeaks(history: left, count: count, quarter: quarter, mid: midLeft, q3: q3, peaks: peaks, combine: false)
+        finishPeaks(history: right, count: count, quarter: quarter, mid: midRight, q3: q3, peaks: peaks, combine: true)
+    }
+
+    /// The half-band stage of both channels: the interpolated midpoints of `count + 4` intervals (four at a time)
+    /// into `midLeft` and `midRight`; shared by the exact and the gated stereo passes.
+    @inlinable @inline(__always)
+    static func halfBandMidpoints(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int,
+                                  halfBandSplat: UnsafePointer<SIMD4<Float>>,
+                                  midLeft: UnsafeMutablePointer<Float>, midRight: UnsafeMutablePointer<Float>) {
         var r = 0
         while r < count &+ 4 {
             var accLeft = SIMD4<Float>()
@@ -215,8 +226,6 @@ public struct TruePeakDetector: Sendable {
             store(accRight, midRight + r)
             r &+= 4
         }
-        finishPeaks(history: left, count: count, quarter: quarter, mid: midLeft, q3: q3, peaks: peaks, combine: false)
-        finishPeaks(history: right, count: count, quarter: quarter, mid: midRight, q3: q3, peaks: peaks, combine: true)
     }
 
     /// How far a refined crest can rise above the highest interpolated point of its interval: a parabola's top
@@ -241,23 +250,7 @@ public struct TruePeakDetector: Sendable {
                                            midLeft: UnsafeMutablePointer<Float>, midRight: UnsafeMutablePointer<Float>,
                                            q3Left: UnsafeMutablePointer<Float>, q3Right: UnsafeMutablePointer<Float>,
                                            peaks: UnsafeMutablePointer<Float>, gate: Float) {
-        var r = 0
-        while r < count &+ 4 {
-            var accLeft = SIMD4<Float>()
-            var accRight = SIMD4<Float>()
-            var k = 0
-            while k < 24 {
-                for j in 0..<4 {
-                    let h = halfBandSplat[k &+ j]
-                    accLeft += h * (load(left + (24 &+ r &- k &- j)) + load(left + (25 &+ r &+ k &+ j)))
-                    accRight += h * (load(right + (24 &+ r &- k &- j)) + load(right + (25 &+ r &+ k &+ j)))
-                }
-                k &+= 4
-            }
-            store(accLeft, midLeft + r)
-            store(accRight, midRight + r)
-            r &+= 4
-        }
+        halfBandMidpoints(left: left, right: right, count: count, halfBandSplat: halfBandSplat, midLeft: midLeft, midRight: midRight)
         let g0 = quarter[0], g1 = quarter[1], g2 = quarter[2], g3 = quarter[3]
         quarterPoints(history: left, count: count, g0, g1, g2, g3, mid: midLeft, q3: q3Left)
         quarterPoints(history: right, count: count, g0, g1, g2, g3, mid: midRight, q3: q3Right)
