@@ -329,15 +329,7 @@ public struct TruePeakDetector: Sendable {
                             peaks: UnsafeMutablePointer<Float>, combine: Bool) {
         let g0 = quarter[0], g1 = quarter[1], g2 = quarter[2], g3 = quarter[3]
         // q3[s]: the point between mid and x[m + 1] of interval m = m0 − 1 + s (x[m] is history[25 + s]).
-        var s = 0
-        while s < count &+ 1 {
-            let a = g0 * (load(mid + (s &+ 1)) + load(x + (26 &+ s)))
-            let b = g1 * (load(x + (25 &+ s)) + load(mid + (s &+ 2)))
-            let c = g2 * (load(mid + s) + load(x + (27 &+ s)))
-            let d = g3 * (load(x + (24 &+ s)) + load(mid + (s &+ 3)))
-            store((a + b) + (c + d), q3 + s)
-            s &+= 4
-        }
+        quarterPoints(history: x, count: count, g0, g1, g2, g3, mid: mid, q3: q3)
         let margin = interpolatedMargin
         var i = 0
         while i < count {
