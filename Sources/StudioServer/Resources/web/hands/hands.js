@@ -219,7 +219,7 @@ studio.on("frame", (m) => {
   // The MIDI clock arriving at midi_in (as `prospero hands` announces it); a frame without it: none runs.
   const clock = document.getElementById("clock");
   clock.hidden = !Number.isFinite(m.frame.clockBPM);
-  clock.textContent = clock.hidden ? "" : `MIDI clock ${m.frame.clockBPM.toFixed(1)} BPM`;
+  clock.textContent = clock.hidden ? "" : `${m.frame.clockBPM.toFixed(1)} BPM`;   // "MIDI clock" before it where there is room
   pad.touches = hud.touches;
   pad.hands = hud.hands;
   pad.sounding = new Set(hud.notes.map((n) => n.note));
