@@ -47,9 +47,9 @@ extension StudioInstrumentRegistry {
         // ---
 
         // The three games of seed 003 (games-haptics):
-        registry.register(HarmonyStudioInstrument.self) { HarmonyStudioInstrument() }
-        registry.register(VibeStudioInstrument.self) { VibeStudioInstrument() }
-        registry.register(TouchStudioInstrument.self) { TouchStudioInstrument() }
+        registry.register(HarmonyStudioInstrument.self) { HarmonyStudioInstrument(frameClock: frameClock) }
+        registry.register(VibeStudioInstrument.self) { VibeStudioInstrument(frameClock: frameClock) }
+        registry.register(TouchStudioInstrument.self) { TouchStudioInstrument(frameClock: frameClock) }
 
         // ---
 

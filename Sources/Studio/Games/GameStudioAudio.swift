@@ -27,6 +27,14 @@ public final class GameStudioAudio: StudioAudioEngine, @unchecked Sendable {
         frames.add(Int64(frameCount), ordering: .relaxed)
     }
 
+    /// A period of JACK's starting at frame time `blockStart`: a touch's commands play at their due frame.
+    public func render(frameCount: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                       midi: UnsafeBufferPointer<TimedMIDIMessage>, blockStart: UInt32?) {
+        host.process(left: UnsafeMutableBufferPointer(start: left, count: frameCount),
+                     right: UnsafeMutableBufferPointer(start: right, count: frameCount), blockStart: blockStart)
+        frames.add(Int64(frameCount), ordering: .relaxed)
+    }
+
     /// Frames rendered since the studio started (the audio clock's ticks).
     public var renderedFrames: Int64 { frames.load(ordering: .relaxed) }
     /// The rate the driver prepared (Hz).

@@ -3,6 +3,7 @@ import Enobarbus
 import Games
 import Haptics
 import InstrumentSettings
+import LiveHost
 
 /// A touch game of seed 003 as a studio screen (`/games/<id>/`): the game (a ``GamePlayer``, the adapter
 /// `prospero game` plays through too) gets the page's fingers and the session clock (``GameStudioClock``: the audio
@@ -65,19 +66,25 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
     /// Fingers down: "<client>#<id>" → model slot.
     var slots: [String: Int] = [:]
     let monotonic: () -> Double
+    /// The audio server's clock with the input delay (JACK's; nil: commands apply at the next block): a
+    /// touch's sound is due at its arrival plus the delay, as the hands' and Hecate's input is, so the
+    /// control thread's jitter never moves it.
+    let frameClock: (any LiveFrameClock)?
 
     /// - Parameters:
     ///   - seed: the random source of Harmony's circles and phrases (nil: a random seed).
     ///   - inactivityTimeout: seconds before the home button (seed: 10; 0.5…600).
     ///   - now: the monotonic clock in seconds (tests inject one).
+    ///   - frameClock: the audio clock with the input delay: the sound a touch makes is due on it.
     public required init(seed: UInt64? = nil, inactivityTimeout: Double = InactivityMonitor.defaultTimeout,
-                         now: @escaping () -> Double = MonotonicClock.now) {
+                         now: @escaping () -> Double = MonotonicClock.now, frameClock: (any LiveFrameClock)? = nil) {
         kind = Self.kind
         output = GameStudioAudio()
         let t = inactivityTimeout.isFinite ? inactivityTimeout : InactivityMonitor.defaultTimeout
         self.inactivityTimeout = min(max(t, Self.inactivityRange.lowerBound), Self.inactivityRange.upperBound)
         player = GamePlayer(kind: Self.kind, seed: seed ?? UInt64.random(in: 0...UInt64.max), inactivityTimeout: self.inactivityTimeout)
         monotonic = now
+        self.frameClock = frameClock
         clock = GameStudioClock(start: now())
     }
 
@@ -112,14 +119,14 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
 
     // MARK: Game
 
-    /// Applies actions at session time `now`: audio to the engine, haptics to the track (their model
-    /// times) and the mixer (not before `now`); the changes to send.
-    func apply(_ actions: [GameAction], at now: Double) -> [String: StudioValue] {
+    /// Applies actions at session time `now`: audio to the engine (due at audio frame `due`, nil: the next
+    /// block), haptics to the track (their model times) and the mixer (not before `now`); the changes to send.
+    func apply(_ actions: [GameAction], at now: Double, due: UInt32? = nil) -> [String: StudioValue] {
         var haptics: [HapticEvent] = []
         var changes: [String: StudioValue] = [:]
         for a in actions {
             switch a {
-            case .audio(let command): output.host.send(command)
+            case .audio(let command): output.host.send(command, dueAt: due)
             case .haptic(let e): haptics.append(e)
             case .homeButton(let visible):
                 homeShown = visible
@@ -138,7 +145,7 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
         return changes
     }
 
-    func start(at time: Double) -> [String: StudioValue] {
+    func start(at time: Double, due: UInt32? = nil) -> [String: StudioValue] {
         startedAt = time
         track.removeAll()
         inputLog.removeAll()
@@ -147,9 +154,9 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
         mixer.reset()
         slots.removeAll()
         homeShown = false
-        output.host.send(.restartMusic)
-        output.host.send(.tremolo(rate: VibeLFO.startFrequency, depth: 0))
-        var changes = apply(player.start(at: time, aspectRatio: aspectRatio), at: time)
+        output.host.send(.restartMusic, dueAt: due)
+        output.host.send(.tremolo(rate: VibeLFO.startFrequency, depth: 0), dueAt: due)
+        var changes = apply(player.start(at: time, aspectRatio: aspectRatio), at: time, due: due)
         changes["running"] = .bool(true)
         changes["home"] = .bool(false)
         return changes
@@ -202,12 +209,14 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
     }
 
     public func touch(_ touch: StudioTouch, client: String) throws(StudioError) -> [String: StudioValue] {
-        let time = currentTime
+        let arrival = monotonic()
+        let time = audioTime(now: arrival)
+        let due = frameClock?.dueFrame(forArrival: arrival)
         var changes: [String: StudioValue] = [:]
         if model == nil {
             // A finger on a page that was not started (or left) starts the game.
             guard touch.phase == .down else { return [:] }
-            changes = start(at: time)
+            changes = start(at: time, due: due)
         }
         let key = "\(client)#\(touch.id)"
         let frame: TrackingFrame
@@ -227,7 +236,7 @@ public class GameStudioInstrument: StudioInstrument, StudioAudioClock {
         inputLog.append(frame)
         if inputLog.count > Self.maximumInputLog { inputLog.removeFirst(inputLog.count - Self.maximumInputLog) }
         guard player.isRunning else { return changes }
-        changes.merge(apply(player.handle(frame), at: time)) { $1 }
+        changes.merge(apply(player.handle(frame), at: time, due: due)) { $1 }
         return changes
     }
 
