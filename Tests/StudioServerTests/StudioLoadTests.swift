@@ -18,8 +18,9 @@ import Testing
 /// server's CPU (user + system, % of one core, in each half of the run) and resident memory, and the audio
 /// the listener got: blocks, blocks missing from the sequence, and the dropouts a page's 40 ms jitter
 /// buffer would have heard (a block arriving after its playout time, or missing). It asserts nothing lost
-/// or refused, memory flat, and the audio within ``dropoutLimit``. Latency and CPU are speed figures, not
-/// unit-test assertions: scripts/studio-load (the load bench) checks them from the printed line.
+/// or refused, memory flat, and every listener fed. Latency, CPU and dropouts (a block later than the
+/// jitter buffer: a latency too) are speed figures, not unit-test assertions: scripts/studio-load (the load
+/// bench) checks them from the printed line (at most 2 dropouts a minute).
 ///
 /// Its figures, quoted in the README, are one run of `scripts/studio-load` on the idle VM.
 @Suite("Studio load", .serialized)
@@ -29,8 +30,6 @@ struct StudioLoadTests {
     /// The server's resident memory may grow this much over the run (the first connections' buffers
     /// and caches warm up; a leak of a message's size per change would pass it within seconds).
     static let memoryGrowthLimit = 24 * 1024 * 1024
-    /// Dropouts at the simulated page (a 40 ms jitter buffer) allowed per minute of the run.
-    static let dropoutLimit = 2.0
     /// The page's jitter buffer (js/audio-worklet.js), seconds.
     static let jitterBuffer = 0.040
     static var seconds: Double { Double(ProcessInfo.processInfo.environment["PROSPERO_STUDIO_LOAD_SECONDS"] ?? "") ?? 10 }
@@ -202,7 +201,6 @@ struct StudioLoadTests {
         let heard = audio.figures.withLock { $0 }
         let blockSeconds = Double(StudioBrowserDriver.defaultBlockFrames) / 48_000
         #expect(Double(heard.blocks) > 0.9 * Self.seconds / blockSeconds, "the listener got \(heard.blocks) blocks in \(Self.seconds) s")
-        #expect(Double(heard.dropouts) <= max(1, Self.dropoutLimit * Self.seconds / 60), "\(heard.dropouts) dropouts, \(heard.missing) blocks missing")
         let others = extraBlocks.map { $0.value.load(ordering: .relaxed) }
         #expect(others.allSatisfy { Double($0) > 0.9 * Self.seconds / blockSeconds }, "the other listeners got \(others) blocks")
         let mid = middle ?? (before.cpu, before.rss, 0)
