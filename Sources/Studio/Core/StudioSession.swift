@@ -130,7 +130,8 @@ public final class StudioSession: @unchecked Sendable {
     /// `missedMessages`: the socket was cut with messages it never got, so a resume sends the whole state.
     public func disconnect(_ connection: Int, now: Double, missedMessages: Bool = false) {
         let leaving = state.withLock { reception.disconnect(connection, now: now, missedMessages: missedMessages, in: &$0) }
-        // Its camera stops with it (the face ends); the camera desk has its own lock, so outside the session's.
+        // Its camera stops with it (the face ends). Outside the session's lock: the camera desk calls back into
+        // the session (its replies, the model to track), so the session never calls it while holding the lock.
         if let leaving { camera?.clientLeft(leaving, now: now) }
     }
 
@@ -199,7 +200,8 @@ public final class StudioSession: @unchecked Sendable {
             }
             return id
         }
-        // The frame goes to the camera desk outside the session's lock: decoding a JPEG must not hold up controls.
+        // The frame goes to the camera desk outside the session's lock: the desk calls back into the session,
+        // and handing a JPEG to the bridge must not hold up controls.
         guard let client, case .success(let frame) = parsed, let camera else { return }
         do throws(StudioError) { try camera.submit(frame, client: client, now: now) } catch {
             state.withLock { s in
