@@ -31,4 +31,25 @@ struct StudioFanOutTests {
         #expect(got.withLock { $0.isEmpty })
         #expect(session.audioListeners.isEmpty)
     }
+
+    @Test("browser audio's groups of blocks reach a connection in one hand-over, others one by one, while the session's lock is held")
+    func groupsWithoutTheLock() throws {
+        let session = StudioSession(instruments: [StudioToneInstrument()])
+        let batches = Mutex<[[[UInt8]]]>([])
+        let single = Mutex<[StudioOutgoing]>([])
+        let grouped = session.connect(outbox: { _ in }, frames: { frames in batches.withLock { $0.append(frames) } })
+        session.receive(Array(#"{"type":"hello","subscribe":["audio"]}"#.utf8), from: grouped, now: 0)
+        let plain = session.connect { m in single.withLock { $0.append(m) } }
+        session.receive(Array(#"{"type":"hello","subscribe":["audio"]}"#.utf8), from: plain, now: 0)
+        let sent = DispatchSemaphore(value: 0)
+        _ = session.withInstrument("tone") { _ in
+            Thread.detachNewThread {
+                session.fanOut.send(frames: [[0x10, 1], [0x10, 2]], to: .audio)
+                sent.signal()
+            }
+            #expect(sent.wait(timeout: .now() + 5) == .success, "the group waited for the session's lock")
+        }
+        #expect(batches.withLock { $0 } == [[[0x10, 1], [0x10, 2]]])
+        #expect(single.withLock { $0.filter { if case .binary = $0 { true } else { false } } } == [.binary([0x10, 1]), .binary([0x10, 2])])
+    }
 }
