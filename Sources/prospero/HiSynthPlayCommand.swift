@@ -61,8 +61,9 @@ struct HiSynthPlayCommand: ParsableCommand {
         let engine = HiSynthRackEngine(settings: HiSynthSettings(preset: start), songs: parsed.map { [$0] } ?? [])
         // The limiter's look-ahead is reported to JACK as port latency, as `play` and `hecate` do.
         let handler = EngineProcessHandler(engine: engine, latency: { rack, _ in rack.latencySamples })
-        // The one HiSynth adapter (the studio's rack drives it too): the sound, the song, the MIDI clock.
-        let instrument = HiSynthLiveInstrument(host: handler.host, preset: start, clock: handler.clock,
+        // The one HiSynth adapter (the studio's rack drives it too): the sound, the song, the MIDI clock. Set up
+        // here, then handed to the MIDI-in thread below, which alone uses it until it ends.
+        nonisolated(unsafe) let instrument = HiSynthLiveInstrument(host: handler.host, preset: start, clock: handler.clock,
                                                announce: { StandardOutput.line($0) })
         // The sound starts from --preset, else from the settings file's `hisynth` section (what the studio saved).
         if let section = saved.sections["hisynth"] {
