@@ -109,7 +109,8 @@ struct HiSynthPlayCommand: ParsableCommand {
             var next = saved
             next.midi = MIDIControlLearn(bindings: saved.midi + pump.bindings).bindings
             var section = next.sections["hisynth"]?.object ?? [:]
-            if let members = instrument.savedSettings()?.object { section.merge(members) { _, new in new } }
+            // The sound as played; the octave is the studio keyboard's (this command has none), kept as the file has it.
+            if let sound = instrument.savedSettings()?.object?["preset"] { section["preset"] = sound }
             next.sections["hisynth"] = .object(section)
             do { try settingsFile.saveIfAsked(next) } catch { FileHandle.standardError.write(Data("prospero: \(error)\n".utf8)) }
         }
