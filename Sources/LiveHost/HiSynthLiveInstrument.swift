@@ -66,6 +66,10 @@ public final class HiSynthLiveInstrument: LiveInstrument {
     /// The song list (the rack engine's).
     public var songs: [HiSynthSong] { host.engine.songs }
 
+    /// True once the clock brought anything (a clock or a transport message): from then on ``advance(to:)``
+    /// has work at every tick; before, a host may rest (the first message is noticed at its resting tick).
+    public var hearsAClock: Bool { clock.map { $0.clockCount > 0 || $0.transport != nil } ?? false }
+
     // MARK: The sound
 
     /// Makes `p` the sound: the engine gets the settings it makes (applied at the next block, smoothed).

@@ -121,8 +121,10 @@ struct HiSynthLiveInstrumentTests {
         rig.live.scaleTempo(2)
         rig.run(seconds: 1)
         #expect(abs(rig.player.tempoScale - 2) < 1e-4)
+        #expect(!rig.live.hearsAClock, "no clock yet: a host may rest")
         rig.clock.bpm = 90
         rig.run(seconds: 1)
+        #expect(rig.live.hearsAClock)
         #expect(abs(rig.player.tempoScale - 0.75) < 1e-4, "90 BPM over the song's 120, whatever the scale")
         // The clock stops coming (its last estimate stays): after 0.5 s the scale is the page's again.
         rig.run(seconds: 0.4, clocking: false)

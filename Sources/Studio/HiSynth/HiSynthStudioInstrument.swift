@@ -41,8 +41,10 @@ public final class HiSynthStudioInstrument: StudioInstrument {
     public var host: EngineHost<HiSynthRackEngine> { audioEngine.host }
     /// The live adapter: the sound, the song's transport, the MIDI clock, the settings section.
     public let live: HiSynthLiveInstrument
-    /// The rack keeps time in the engine; only a MIDI clock to follow needs the input loop's tick.
-    public var advancesWithTime: Bool { live.clock != nil }
+    /// The rack keeps time in the engine; only a MIDI clock to follow needs the input loop's tick: once one
+    /// was heard on `midi_in` (until then a listening page costs no 100 Hz tick; a first clock or Start is
+    /// noticed at the resting tick, 0.25 s).
+    public var advancesWithTime: Bool { live.hearsAClock }
     /// The user presets, handed in by the edge that owns their files (nil: none, saving is refused).
     public let library: (any HiSynthPresetStore)?
     /// The song list (the HiSynth song book).
