@@ -95,7 +95,7 @@ struct HiSynthPlayCommand: ParsableCommand {
         stop.onRequest { doorbell.ring() }
         let midiIn = Thread {
             while !stop.isRequested {
-                // Once a second without MIDI: a clock that stopped coming is noticed.
+                // Every half second without MIDI too: a clock that stopped coming is noticed (HiSynthLiveInstrument.clockTimeout).
                 doorbell.wait(timeout: HiSynthLiveInstrument.clockTimeout)
                 pump.pump()
                 instrument.advance(to: MonotonicClock.now())
