@@ -66,8 +66,9 @@ let package = Package(
         // The three touch games (Harmony With Me, Feel Your Vibe, Touch for Music) as models with their audio.
         .target(name: "Games", dependencies: ["Haptics", "Horatio", "Touchstone", "Ariel", "Enobarbus"]),
         // Live host: runs an instrument live (inputs → frames → instrument commands, clock, chords,
-        // status, the one stop mechanism); portable, driven by the CLI and the studio.
-        .target(name: "LiveHost", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero"]),
+        // status, the one stop mechanism) with one live adapter per instrument (Hecate, hands, HiSynth);
+        // portable, driven by the CLI and the studio.
+        .target(name: "LiveHost", dependencies: ["Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "InstrumentSettings"]),
         // Platform edge of the live host: signals → stop, standard output, UDP datagrams (POSIX sockets: no
         // SwiftNIO below the studio, README "Build time"), interface subnets.
         .target(name: "LiveHostPOSIX", dependencies: ["LiveHost", "Enobarbus"]),
@@ -202,7 +203,7 @@ let package = Package(
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "HiSynth", "Touchstone", "AllocationCounting", "LiveHost", "LiveHostPOSIX", "Hecate", "ProsperoTestSupport"]),
         .testTarget(name: "HiSynthTests", dependencies: ["HiSynth", "Ariel", "Touchstone", "ProsperoTestSupport", "AllocationCounting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HiSynthLibraryTests", dependencies: ["HiSynthLibrary", "HiSynth"]),
-        .testTarget(name: "LiveHostTests", dependencies: ["LiveHost", "LiveHostPOSIX", "Enobarbus", "Horatio", "ProsperoTestSupport", "Hecate", "Ariel", "Prospero", "Touchstone"]),
+        .testTarget(name: "LiveHostTests", dependencies: ["LiveHost", "LiveHostPOSIX", "Enobarbus", "Horatio", "ProsperoTestSupport", "Hecate", "Ariel", "Prospero", "Touchstone", "HiSynth", "InstrumentSettings"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Horatio", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),

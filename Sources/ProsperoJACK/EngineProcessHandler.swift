@@ -23,6 +23,9 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
     public let meterTap = LiveMeterTap()
     /// Control changes from `midi_in` for MIDI learn on the control thread (they also reach the engine).
     public let controlChanges = JACKControlChangeTap()
+    /// Rung by the audio thread in a period that brought control changes or clock and transport
+    /// messages: a control thread that learns knobs or follows the clock sleeps on it (nothing polls).
+    public let midiArrived = JACKMIDIDoorbell()
     /// Events kept per period; more are dropped and counted.
     public let maximumEventsPerPeriod: Int
 
@@ -89,6 +92,7 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
         var count = 0
         var droppedNow = 0
         controlChanges.collect(midiIn)
+        var ring = false
         for event in midiIn {
             let status = event.status
             guard status >= 0x80, let message = MIDIShortMessage(status: status, data1: event.data1, data2: event.data2) else {
@@ -98,8 +102,10 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
                 // System messages: clock and transport to the clock receiver; the rest is not for a synth.
                 let time = Double(framesElapsed + Int64(event.frame)) / sampleRate
                 clock.receive(message, at: time)
+                ring = true
                 continue
             }
+            if status & 0xF0 == 0xB0 { ring = true }
             guard count < maximumEventsPerPeriod else {
                 droppedNow += 1
                 continue
@@ -107,6 +113,7 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
             events[count] = TimedMIDIMessage(frameOffset: min(max(event.frame, 0), frameCount - 1), message: message)
             count += 1
         }
+        if ring { midiArrived.ring() }
         if droppedNow > 0 { dropped.add(droppedNow, ordering: .relaxed) }
         if count > 0 { received.add(count, ordering: .relaxed) }
         host.process(

@@ -1,17 +1,19 @@
 import ArgumentParser
 import Ariel
+import Enobarbus
 import Foundation
 import HiSynth
 import InstrumentSettings
 import LiveHost
 import LiveHostPOSIX
 import ProsperoJACK
-import Synchronization
 import ProsperoCommandLine
 
 /// `prospero hisynth play [--preset X] [--midi-in PORT] [--learn KNOB] [SONG.mid]`: HiSynth live through
-/// JACK. MIDI input plays it; a song plays and loops while the keyboard plays along; learned controllers
-/// turn its knobs (the studio's rack's, `lp.cutoff` … `decimator.mix`). The sound starts from `--preset`,
+/// JACK, driving the one HiSynth live adapter (``HiSynthLiveInstrument``, the studio's rack's too). MIDI
+/// input plays it; a song plays and loops while the keyboard plays along; learned controllers turn its
+/// knobs (the studio's rack's, `lp.cutoff` … `decimator.mix`); a MIDI clock on `midi_in` drives the song
+/// (its tempo, announced; Start from the top, Stop, Continue). The sound starts from `--preset`,
 /// else from the settings file's `hisynth` section (what the studio saved); `--save-settings` keeps the
 /// sound as turned and the controllers learned. Stops as every live command does (Ctrl-C, SIGTERM,
 /// --duration, or the server going away), with note-offs on the way out.
@@ -30,7 +32,7 @@ struct HiSynthPlayCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Loop the song.")
     var loop = true
 
-    @Option(name: .customLong("tempo-scale"), help: "Play the song faster (> 1) or slower (< 1) than its tempo, 0.25…4.")
+    @Option(name: .customLong("tempo-scale"), help: "Play the song faster (> 1) or slower (< 1) than its tempo, 0.25…4 (while no MIDI clock runs on midi_in).")
     var tempoScale: Double = 1
 
     @OptionGroup(title: "Settings")
@@ -41,9 +43,6 @@ struct HiSynthPlayCommand: ParsableCommand {
 
     @OptionGroup(title: "JACK")
     var live: LiveSessionArguments
-
-    /// How often the learner looks at the controllers JACK received (they wait in a lock-free ring).
-    static let learnInterval: Duration = .milliseconds(5)
 
     func validate() throws {
         guard tempoScale.isFinite, HiSynthSongPlayer.tempoScaleRange.contains(tempoScale) else {
@@ -57,51 +56,61 @@ struct HiSynthPlayCommand: ParsableCommand {
         let learn = try learning.paths(instrument: "hisynth")
         let bindings = saved.midi + (try learning.mappings())
         let stop = LiveCommand.begin(duration: live.duration)
-        var chosen = try HiSynthLiveSupport.preset(preset)
-        if preset == nil, let text = saved.sections["hisynth"]?.object?["preset"]?.string {
-            do { chosen = try HiSynthPreset(string: text) } catch {
-                FileHandle.standardError.write(Data("prospero: settings: hisynth.preset: \(error.description)\n".utf8))
-            }
-        }
         let parsed = try song.map { try HiSynthLiveSupport.song(at: $0) }
-        let player = HiSynthSongPlayer(engine: HiSynthEngine(preset: chosen), song: parsed, playing: true, looping: loop)
-        player.handle(.tempoScale(tempoScale))
+        let start = try HiSynthLiveSupport.preset(preset)
+        let engine = HiSynthRackEngine(settings: HiSynthSettings(preset: start), songs: parsed.map { [$0] } ?? [])
+        // The limiter's look-ahead is reported to JACK as port latency, as `play` and `hecate` do.
+        let handler = EngineProcessHandler(engine: engine, latency: { rack, _ in rack.latencySamples })
+        // The one HiSynth adapter (the studio's rack drives it too): the sound, the song, the MIDI clock. Set up
+        // here, then handed to the MIDI-in thread below, which alone uses it until it ends.
+        nonisolated(unsafe) let instrument = HiSynthLiveInstrument(host: handler.host, preset: start, clock: handler.clock,
+                                               announce: { StandardOutput.line($0) })
+        // The sound starts from --preset, else from the settings file's `hisynth` section (what the studio saved).
+        if let section = saved.sections["hisynth"] {
+            for refused in instrument.restoreSettings(section) where preset == nil || !refused.hasPrefix("hisynth.preset") {
+                FileHandle.standardError.write(Data("prospero: settings: \(refused)\n".utf8))
+            }
+            if preset != nil { instrument.changeSound(to: start) }
+        }
+        instrument.loop(loop)
+        instrument.scaleTempo(tempoScale)
+        let chosen = instrument.preset
         if let parsed {
+            instrument.play(true)
             print("HiSynth: \(chosen.name), playing \(parsed.title) (\(String(format: "%.1f", parsed.duration)) s\(loop ? ", looping" : ""))")
         } else {
             print("HiSynth: \(chosen.name), playing from MIDI input")
         }
-        // The limiter's look-ahead is reported to JACK as port latency, as `play` and `hecate` do.
-        let handler = EngineProcessHandler(engine: player, latency: { player, _ in player.engine.latencySamples })
-        // Learned controllers turn the rack's knobs on the learner's thread, the only one sending commands.
-        let sound = Mutex(chosen)
+        // Learned controllers turn the rack's knobs, and the clock's tempo and transport drive the song, on one
+        // thread that sleeps until the audio thread rings for a control change or a clock message (the only
+        // thread that sends the engine's commands once the session runs).
         let knobs = bindings.filter { $0.parameter.hasPrefix("hisynth.") }
         let pump = MIDILearnPump(
             bindings: knobs, learning: learn,
             drain: { _ = handler.controlChanges.drain($0) },
-            apply: { path, value in
-                guard let control = HiSynthRackControl.byName[String(path.dropFirst("hisynth.".count))] else { return }
-                let settings = sound.withLock { p -> HiSynthSettings? in
-                    guard (try? control.set(.number(value), in: &p, path: path)) != nil else { return nil }
-                    return HiSynthSettings(preset: p)
-                }
-                if let settings { handler.host.send(.engine(.apply(settings))) }
-            },
+            apply: { path, value in instrument.turn(path, to: value) },
             announce: { StandardOutput.line($0) })
-        let learner = Thread {
+        let ended = LiveStop()
+        let doorbell = handler.midiArrived
+        stop.onRequest { doorbell.ring() }
+        let midiIn = Thread {
             while !stop.isRequested {
+                // Every half second without MIDI too: a clock that stopped coming is noticed (HiSynthLiveInstrument.clockTimeout).
+                doorbell.wait(timeout: HiSynthLiveInstrument.clockTimeout)
                 pump.pump()
-                stop.wait(timeout: Self.learnInterval)
+                instrument.advance(to: MonotonicClock.now())
             }
+            ended.request(.requested)
         }
-        learner.name = "MIDI learn"
-        // Only when a knob can move: other instruments' bindings in the file have nothing to turn here.
-        if !learn.isEmpty || !knobs.isEmpty { learner.start() }
+        midiIn.name = "MIDI in"
+        midiIn.start()
         defer {
+            _ = ended.wait(timeout: .seconds(2))
             var next = saved
             next.midi = MIDIControlLearn(bindings: saved.midi + pump.bindings).bindings
             var section = next.sections["hisynth"]?.object ?? [:]
-            if let text = try? sound.withLock({ $0 }).encoded() { section["preset"] = .string(text) }
+            // The sound as played; the octave is the studio keyboard's (this command has none), kept as the file has it.
+            if let sound = instrument.savedSettings()?.object?["preset"] { section["preset"] = sound }
             next.sections["hisynth"] = .object(section)
             do { try settingsFile.saveIfAsked(next) } catch { FileHandle.standardError.write(Data("prospero: \(error)\n".utf8)) }
         }

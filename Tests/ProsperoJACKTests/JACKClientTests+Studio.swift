@@ -1,6 +1,8 @@
+import Ariel
 import Enobarbus
 import Foundation
 import Glibc
+import HiSynth
 import ProsperoJACK
 import ProsperoTestSupport
 import Synchronization
@@ -137,7 +139,9 @@ extension JACKClientTests {
 
     /// The studio's Hecate follows 132 BPM MIDI clock on its midi_in, and the studio's hands (the adapter
     /// `prospero hands` drives, which announces the tempo) show it: the page's live frames carry the tempo.
-    @Test(.enabled(if: liveStopRunnable), arguments: ["hecate", "hands"])
+    /// HiSynth's rack (the adapter of `prospero hisynth play`) follows it with its song: the Start plays the
+    /// loaded song, at the scale that makes the song's own tempo 132 BPM.
+    @Test(.enabled(if: liveStopRunnable), arguments: ["hecate", "hands", "hisynth"])
     func studioInstrumentFollowsMIDIClock(instrument: String) throws {
         let framesPerClock = 48_000.0 * 60 / (132 * 24)
         var script = [TimedMIDI(frame: 0, bytes: [0xFA])]
@@ -164,17 +168,35 @@ extension JACKClientTests {
             let xruns = sender.statistics.xruns - xrunsBefore
             // The HUD's frames until one shows the tempo settled (or the socket's 5 s timeout).
             var tempo: Double?
+            var player: [String: Any]?
             while let message = studio.socket?.readJSON(until: { $0["type"] as? String == "frame" }) {
-                guard let bpm = (message["frame"] as? [String: Any])?["clockBPM"] as? Double else { continue }
+                guard let frame = message["frame"] as? [String: Any], let bpm = frame["clockBPM"] as? Double else { continue }
                 tempo = bpm
-                if abs(bpm - 132) < 0.05 { break }
+                player = frame["player"] as? [String: Any]
+                // HiSynth's song glides to its tempo (50 ms): the frames until one shows it there.
+                if abs(bpm - 132) < 0.05 && (instrument != "hisynth" || Self.hiSynthSongFollows(132, player)) { break }
             }
             let status = try studio.stop()
-            return (tempo: tempo, xruns: xruns, status: status, output: studio.output)
+            return (tempo: tempo, player: player, xruns: xruns, status: status, output: studio.output)
         }, { $0.xruns > 0 }, output: { $0.output })
         guard let run else { return }
         #expect(run.status == 0, "\(run.output)")
         #expect(run.tempo.map { abs($0 - 132) < 0.05 } ?? false, "followed \(String(describing: run.tempo)): \(run.output)")
+        if instrument == "hisynth" {
+            // The rack's first song, slaved: playing since the Start, at 132 BPM over its own tempo where it is.
+            let player = try #require(run.player, "\(run.output)")
+            #expect(player["playing"] as? Bool == true && player["song"] as? Double == 0, "\(player)")
+            #expect(Self.hiSynthSongFollows(132, player), "\(player)")
+        }
+    }
+
+    /// The rack's first song plays (a frame's `player`) at the scale that makes its own tempo where it is `bpm`.
+    static func hiSynthSongFollows(_ bpm: Double, _ player: [String: Any]?) -> Bool {
+        guard let player, player["playing"] as? Bool == true, let position = player["position"] as? Double,
+              let scale = player["tempo"] as? Double else { return false }
+        let map = MIDITempoMap(file: HiSynthSongBook.all[0].song.file)
+        guard let own = map.bpm(atTick: Int(map.tick(atSeconds: position))) else { return false }
+        return abs(scale - bpm / own) < 0.002
     }
 
     /// Wekinator's outputs play Hecate from silence, in the studio and with `prospero hecate`: the first

@@ -1,3 +1,4 @@
+import Ariel
 import Foundation
 import Glibc
 import ProsperoTestSupport
@@ -62,8 +63,9 @@ extension JACKClientTests {
 
     /// `prospero hecate` live follows MIDI clock: a second client sends Start and 24 clocks per quarter
     /// note at 132 BPM into the session's midi_in (connected with --midi-in), and Hecate reports the tempo;
-    /// `prospero hands` (whose adapter the studio's hands are too) reports it the same way.
-    @Test(.enabled(if: Peers.runnable("jackd") && (Peers.required || JACKClientTests.prospero != nil)), arguments: ["hecate", "hands"])
+    /// `prospero hands` (whose adapter the studio's hands are too) reports it the same way, and so does
+    /// `prospero hisynth play SONG` (the adapter of the studio's rack), whose song the Start plays from its top.
+    @Test(.enabled(if: Peers.runnable("jackd") && (Peers.required || JACKClientTests.prospero != nil)), arguments: ["hecate", "hands", "hisynth"])
     func liveCommandFollowsMIDIClock(command: String) throws {
         guard let prospero = Self.prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
         let framesPerClock = 48_000.0 * 60 / (132 * 24)
@@ -72,7 +74,21 @@ extension JACKClientTests {
         // An xrun while the clock plays shifts the clients' frame counts, so such a run is made again, up to eight
         // times as the studio's clock run: on a loaded 2-core VM runs of seconds meet xruns the program does not
         // cause (scripts/soak: no fault on the audio thread, callbacks of 10 ms wall time with no switch).
-        let client = command == "hecate" ? "HecateTest" : "HandsTest"
+        let client = ["hecate": "HecateTest", "hands": "HandsTest"][command] ?? "HiSynthTest"
+        // HiSynth plays a song (at 100 BPM, so that following 132 is a change): a temporary Standard MIDI File.
+        let arguments: [String]
+        if command == "hisynth" {
+            var events: [MIDIFileEvent] = [.meta(.tempo(bpm: 100))]
+            for _ in 0..<16 {
+                events += [.message(.noteOn(channel: 0, note: 72, velocity: 90)), .message(.noteOff(channel: 0, note: 72, velocity: 0), delta: 480)]
+            }
+            let file = MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDIFileTrack(events: events)])
+            let song = FileManager.default.temporaryDirectory.appendingPathComponent("hisynth-clock-\(getpid()).mid")
+            try Data(try file.encoded()).write(to: song)
+            arguments = ["hisynth", "play", song.path]
+        } else {
+            arguments = [command, "--port", "\(40_000 + Int(getpid()) % 20_000)"]
+        }
         let run = try Self.firstUndisturbed("\(command) clock", attempts: 8, {
             let server = try JACKTestServer()
             let sender = try JACKClient(configuration: server.configuration(client: "clock"))
@@ -81,9 +97,8 @@ extension JACKClientTests {
             defer { sender.close() }
             let process = Process()
             process.executableURL = prospero
-            process.arguments = [command, "-s", server.name, "--client-name", client, "--no-connect-audio", "--no-settings",
-                                 "--port", "\(40_000 + Int(getpid()) % 20_000)", "--duration", "4",
-                                 "--midi-in", sender.ports.midiOutput, "--callback-timing"]
+            process.arguments = arguments + ["-s", server.name, "--client-name", client, "--no-connect-audio", "--no-settings",
+                                             "--duration", "4", "--midi-in", sender.ports.midiOutput, "--callback-timing"]
             let out = Pipe(), err = Pipe()
             process.standardOutput = out
             process.standardError = err
@@ -108,6 +123,7 @@ extension JACKClientTests {
         guard let run else { return }
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains("MIDI clock in: 132.0 BPM"), "\(run.output)")
+        if command == "hisynth" { #expect(run.output.contains("MIDI clock in: Start (the song from its top)"), "\(run.output)") }
     }
 
     /// `prospero hecate --callback-timing` at 64-frame periods (#28 item 6's run, for seconds instead of a minute):

@@ -125,6 +125,13 @@ public final class HiSynthSongPlayer: AudioEngine {
     /// The song position in seconds.
     public var position: Double { Double(sequencer.position) / sequencer.sampleRate }
 
+    /// The song's own tempo at its position (BPM, from the file's tempo map: 120 where the file sets none),
+    /// nil without a song or for an SMPTE-timed file. Real time: a binary search, no allocation.
+    public var songTempo: Double? {
+        guard song != nil, let map = sequencer.tempoMap else { return nil }
+        return map.bpm(atTick: Int(map.tick(atSeconds: position).rounded(.down)))
+    }
+
     private func pause() {
         isPlaying = false
         engine.releaseAllNotes()

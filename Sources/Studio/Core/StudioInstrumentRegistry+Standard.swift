@@ -18,7 +18,8 @@ extension StudioInstrumentRegistry {
     ///   - hecatePacks: Hecate's packs: the built-ins and the user's files the edge read.
     ///   - frameClock: the audio clock with the input delay (JACK's): touches and face frames are due on it.
     ///   - midiClock: the MIDI clock arriving at the audio driver (its ``MIDIClockFollower``): the tempo
-    ///     Hecate follows, as `prospero hecate` does, and the one the hands' live frames show.
+    ///     Hecate follows, as `prospero hecate` does, the one the hands' live frames show, and the one HiSynth's
+    ///     song follows, as `prospero hisynth play`'s does.
     ///   - hisynthPresets: HiSynth's user presets, as the edge that owns their files reads and writes them.
     ///   - hecateMIDIChannel: Hecate plays what it sounds as MIDI on this channel (JACK `midi_out`), nil for none.
     public static func standard(hecatePacks: HecatePackLibrary = HecatePackLibrary(),
@@ -42,7 +43,7 @@ extension StudioInstrumentRegistry {
         // ---
 
         // HiSynth's rack (hisynth-rack):
-        registry.register(HiSynthStudioInstrument.self) { HiSynthStudioInstrument(library: hisynthPresets) }
+        registry.register(HiSynthStudioInstrument.self) { HiSynthStudioInstrument(library: hisynthPresets, clock: midiClock) }
 
         // ---
 

@@ -1,4 +1,5 @@
 import Ariel
+import HiSynth
 import Touchstone
 
 /// What the studio's audio driver renders for HiSynth: the rack engine behind its `EngineHost` (commands

@@ -23,7 +23,7 @@ extension HiSynthStudioInstrument {
                 held.insert(client)
             }
             holders[note] = held
-            if !sounding { send(.synth(.noteOn(note))) }
+            if !sounding { live.noteOn(note) }
             return [:]
         case "note.off":
             let note = try Self.note(value, at: path)
@@ -34,7 +34,7 @@ extension HiSynthStudioInstrument {
             return [:]
         case "panic":
             holders.removeAll()
-            send(.synth(.allSoundOff))
+            live.allSoundOff()
             return [:]
         case "lfo1.off", "lfo2.off", "lfo3.off":
             let i = Int(String(name.dropFirst(3).prefix(1)))! - 1
@@ -84,12 +84,12 @@ extension HiSynthStudioInstrument {
             return changes
         case "player.play":
             let on = value.isNull ? !playing : try value.boolean(at: path)
-            playing = on
-            send(on ? .play : .stop)
+            live.play(on)
+            announcedPlaying = on
             return ["playing": .bool(on)]
         case "player.stop":
-            playing = false
-            send(.stop)
+            live.play(false)
+            announcedPlaying = false
             return ["playing": .bool(false)]
         default:
             throw .unknownControl(path)
@@ -110,7 +110,7 @@ extension HiSynthStudioInstrument {
         guard var held = holders[note], held.remove(client) != nil else { return }
         if held.isEmpty {
             holders[note] = nil
-            send(.synth(.noteOff(note)))
+            live.noteOff(note)
         } else {
             holders[note] = held
         }

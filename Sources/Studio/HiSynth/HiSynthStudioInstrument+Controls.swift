@@ -6,10 +6,10 @@ extension HiSynthStudioInstrument {
     /// Sets one control (`hisynth.<name>`); returns the changed state members. A refused value changes nothing.
     public func apply(set path: String, value: StudioValue) throws(StudioError) -> [String: StudioValue] {
         let name = try Self.control(path)
-        if let control = HiSynthRackControl.byName[name] {
-            var p = preset
-            try control.set(value, in: &p, path: path)
-            return changeSound(to: p)
+        if HiSynthRackControl.byName[name] != nil {
+            let before = soundJSON()
+            try live.set(control: name, to: value, path: path)
+            return soundJSON().filter { before[$0.key] != $0.value }
         }
         switch name {
         case "preset.name":
@@ -19,7 +19,7 @@ extension HiSynthStudioInstrument {
         case "octave":
             let n = try value.number(in: Double(Self.octaves.lowerBound)...Double(Self.octaves.upperBound), at: path)
             guard n == n.rounded() else { throw .badValue(path, expected: "a whole octave 1…7") }
-            octave = Int(n)
+            live.setOctave(Int(n))
             return ["octave": .number(n)]
         case "player.song":
             let index: Int
@@ -35,17 +35,14 @@ extension HiSynthStudioInstrument {
             } else {
                 throw .badValue(path, expected: "a song's index or title")
             }
-            song = index
-            playing = true
-            send(.song(index))
+            live.choose(song: index)
+            announcedPlaying = true
             return ["song": .number(Double(index)), "playing": .bool(true)]
         case "player.loop":
-            looping = try value.boolean(at: path)
-            send(.loop(looping))
+            live.loop(try value.boolean(at: path))
             return ["looping": .bool(looping)]
         case "player.tempo":
-            tempo = try value.number(in: 0.25...4, at: path)
-            send(.tempoScale(tempo))
+            live.scaleTempo(try value.number(in: 0.25...4, at: path))
             return ["tempo": .number(tempo)]
         default:
             throw .unknownControl(path)
@@ -55,8 +52,7 @@ extension HiSynthStudioInstrument {
     /// Makes `p` the sound: the engine gets its settings; the changed members are returned.
     func changeSound(to p: HiSynthPreset) -> [String: StudioValue] {
         let before = soundJSON()
-        preset = p
-        sendSettings()
+        live.changeSound(to: p)
         return soundJSON().filter { before[$0.key] != $0.value }
     }
 

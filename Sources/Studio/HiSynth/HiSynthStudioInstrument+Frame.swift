@@ -31,7 +31,8 @@ extension HiSynthStudioInstrument {
     /// reads 0 dB); `response`: the filters' magnitude response in dB at the bars' centres
     /// (``spectrumCentres``) from the coefficients they run with; `scope`: the last 1024 output samples,
     /// every 10th; `envelopeLabel`; `engine`: the settings the synth runs, in engine units
-    /// (``settingsJSON(_:)``).
+    /// (``settingsJSON(_:)``); `clockBPM`: the tempo of the MIDI clock the song follows (only while one runs).
+    /// `player.tempo` is the scale the song plays at now (the clock's tempo over the song's own while one runs).
     public func frameJSON(now: Double) -> [String: StudioValue]? {
         guard now - lastFrameTime >= 1 / Self.maximumFrameRate - 0.002 else { return nil }
         let (snapshot, isNew) = host.latestSnapshot()
@@ -48,7 +49,9 @@ extension HiSynthStudioInstrument {
             "song": .number(Double(snapshot.song)), "position": .number(Self.round(p.position, 1000)),
             "duration": .number(Self.round(p.duration, 1000)), "playing": .bool(p.isPlaying || snapshot.starting),
             "looping": .bool(p.isLooping), "starting": .bool(snapshot.starting),
+            "tempo": .number(Self.round(p.tempoScale, 1000)),
         ])
+        if let bpm = live.followedBPM { frame["clockBPM"] = .number(bpm) }
         frame["roll"] = .array(roll.bars.map {
             .array([.number(Double($0.note)), .number(Self.round($0.start, 1000)), .number(Self.round($0.end, 1000)), .bool($0.isHeld)])
         })

@@ -3,13 +3,17 @@ import Enobarbus
 import Foundation
 import HiSynth
 import InstrumentSettings
+import LiveHost
 import Oberon
 import Touchstone
 
 /// HiSynth's rack in the studio (`/hisynth/`): the two-oscillator synth of the third seed
 /// (`HiSynthEngine`) with its song player (``HiSynthRackEngine``) behind Ariel's command ring, played
 /// from the page's keyboard (several pages and fingers at once), from the song player, and from MIDI
-/// into JACK's `midi_in`.
+/// into JACK's `midi_in`. Live play is the one HiSynth adapter's (``HiSynthLiveInstrument``, which
+/// `prospero hisynth play` drives too: the sound, the song's transport, the MIDI clock, the settings
+/// section); this type adds what the page needs: controls by path, the notes each page holds, presets
+/// by name, state and frames.
 ///
 /// The sound is a preset (`HiSynthPreset`, the original's units, binary16 as the preset string stores
 /// them): every `set` changes it and sends the engine the settings made from it (`HiSynthSettings(preset:)`,
@@ -25,7 +29,8 @@ import Touchstone
 /// `player.play` (null toggles, a bool sets), `player.stop`.
 /// State: the controls under their names, `preset`, `presetString`, `factoryPresets`, `userPresets`,
 /// `envelopeLabel`, `octave`, `songs` ([{title, composer, duration}]), `song`, `playing`, `looping`,
-/// `tempo`, `controls` (descriptions), `canSave`, `spectrumBands` (the bars' centres, Hz). Frame: see `HiSynthStudioInstrument+Frame.swift`.
+/// `tempo`, `controls` (descriptions), `canSave`, `spectrumBands` (the bars' centres, Hz). A MIDI clock's
+/// Start and Stop change `playing` on their own (``takeChanges()``). Frame: see `HiSynthStudioInstrument+Frame.swift`.
 public final class HiSynthStudioInstrument: StudioInstrument {
     public static let id = "hisynth"
     public let displayName = "HiSynth"
@@ -34,23 +39,29 @@ public final class HiSynthStudioInstrument: StudioInstrument {
     public let audioEngine: HiSynthStudioAudio
     public var audio: any StudioAudioEngine { audioEngine }
     public var host: EngineHost<HiSynthRackEngine> { audioEngine.host }
-    /// The rack and its song player keep time in the engine and at the panel tick: no ``advance(to:)``.
-    public var advancesWithTime: Bool { false }
+    /// The live adapter: the sound, the song's transport, the MIDI clock, the settings section.
+    public let live: HiSynthLiveInstrument
+    /// The rack keeps time in the engine; only a MIDI clock to follow needs the input loop's tick: once one
+    /// was heard on `midi_in` (until then a listening page costs no 100 Hz tick; a first clock or Start is
+    /// noticed at the resting tick, 0.25 s).
+    public var advancesWithTime: Bool { live.hearsAClock }
     /// The user presets, handed in by the edge that owns their files (nil: none, saving is refused).
     public let library: (any HiSynthPresetStore)?
     /// The song list (the HiSynth song book).
     public let songs: [HiSynthSong]
 
     /// The sound as the page shows and exports it.
-    public internal(set) var preset: HiSynthPreset
+    public var preset: HiSynthPreset { live.preset }
     /// Presets imported since the studio started (the original keeps them until it quits).
     var imported: [HiSynthPreset] = []
     var userNames: [String] = []
-    public internal(set) var octave = 4
-    public internal(set) var song = 0
-    public internal(set) var playing = false
-    public internal(set) var looping = true
-    public internal(set) var tempo = 1.0
+    public var octave: Int { live.octave }
+    public var song: Int { live.song }
+    public var playing: Bool { live.playing }
+    public var looping: Bool { live.looping }
+    public var tempo: Double { live.tempoScale }
+    /// `playing` as the pages last heard it (a clock's Start or Stop changes it on its own).
+    var announcedPlaying = false
     /// Notes held from pages: note → the clients holding it (one voice per note however many hold it).
     var holders: [UInt8: Set<String>] = [:]
 
@@ -60,11 +71,11 @@ public final class HiSynthStudioInstrument: StudioInstrument {
     let analyzer = SpectrumAnalyzer(size: HiSynthStudioInstrument.spectrumSize)
 
     /// Longest preset string `preset.import` takes (the factory strings are under 200 characters).
-    public static let maximumPresetStringLength = 4_096
+    public static let maximumPresetStringLength = HiSynthLiveInstrument.maximumPresetStringLength
     /// Preset names: 1…24 characters (the original's export).
     public static let nameLengths = 1...24
     /// Octaves of the keyboard's lowest C (C1 … C7); the keyboard spans 25 keys from it.
-    public static let octaves = 1...7
+    public static let octaves = HiSynthLiveInstrument.octaves
     /// Notes one client may hold at once (a page has 25 keys and a computer keyboard).
     public static let maximumNotesPerClient = 32
     /// Frames at most this often.
@@ -74,22 +85,18 @@ public final class HiSynthStudioInstrument: StudioInstrument {
     ///   - preset: the starting sound (default the original's first, HiSynth Key).
     ///   - library: the user presets (the edge's `HiSynthPresetLibrary`); nil (default): none, saving is refused.
     ///   - songs: the song list (default: the HiSynth song book).
+    ///   - clock: the MIDI clock arriving at the audio driver (its ``MIDIClockFollower``): the song follows its
+    ///     tempo and transport, as with `prospero hisynth play`; nil for none.
     public init(preset: HiSynthPreset = HiSynthPreset.factory[0], library: (any HiSynthPresetStore)? = nil,
-                songs: [HiSynthSong] = HiSynthSongBook.all.map(\.song)) {
-        self.preset = preset
+                songs: [HiSynthSong] = HiSynthSongBook.all.map(\.song), clock: (any LiveClock)? = nil) {
         self.library = library
         self.songs = songs
         let engine = HiSynthRackEngine(settings: HiSynthSettings(preset: preset), songs: songs)
         let host = EngineHost(engine: engine, spec: ProcessSpec(sampleRate: 48_000, maximumBlockSize: 1024, channelCount: 2))
         audioEngine = HiSynthStudioAudio(host: host)
-        host.send(.loop(looping))
+        live = HiSynthLiveInstrument(host: host, preset: preset, clock: clock)
         userNames = Self.names(of: library)
     }
-
-    func send(_ command: HiSynthRackEngine.Command) { host.send(command) }
-
-    /// Sends the engine the settings the preset makes.
-    func sendSettings() { send(.synth(.apply(HiSynthSettings(preset: preset)))) }
 
     static func names(of library: (any HiSynthPresetStore)?) -> [String] {
         library?.userPresetList().map(\.name) ?? []
@@ -145,10 +152,20 @@ public final class HiSynthStudioInstrument: StudioInstrument {
 
     public func silence(at time: Double) {
         holders.removeAll()
-        send(.synth(.releaseAll))
+        live.releaseAll()
         // The song stops too: a deselected rack is not rendered, and should not resume mid-song.
-        playing = false
-        send(.stop)
+        live.play(false)
+        announcedPlaying = false
+    }
+
+    /// Follows the MIDI clock (tempo, Start, Stop, Continue) through the adapter.
+    public func advance(to time: Double) { live.advance(to: time) }
+
+    /// `playing` when a clock's Start or Stop changed it since the pages last heard.
+    public func takeChanges() -> [[String: StudioValue]] {
+        guard live.playing != announcedPlaying else { return [] }
+        announcedPlaying = live.playing
+        return [["playing": .bool(live.playing)]]
     }
 
     public func clientLeft(_ client: String, at time: Double) -> [String: StudioValue] {

@@ -55,7 +55,9 @@ studio = None
 passed = False
 try:
     children.start_jackd()
-    studio = start([prospero, "studio", "--audio", "jack", "--port", "0", "--osc-port", "0", "--no-qr",
+    # --no-settings: the octave and sound this test turns must not reach (or come from) the user's settings file
+    # (a run that starts from another run's octave 1 cannot step down to 3).
+    studio = start([prospero, "studio", "--audio", "jack", "--port", "0", "--osc-port", "0", "--no-qr", "--no-settings",
                     "--client-name", "HiSynthRack", "--no-connect-audio"])
     studio_out = children.reader(studio)
     url = wait_for(lambda: next((m.group(0) for l in studio_out.lines for m in [re.search(r"http://127\.0\.0\.1:\d+/\S*", l)] if m), None),

@@ -4,8 +4,8 @@ import HiSynth
 import ProsperoTestSupport
 import Testing
 
-/// The rack renders without allocating: settings, notes, song choice, transport and MIDI in, through
-/// the audio engine the JACK driver calls.
+/// The rack renders without allocating: settings, notes, song choice, transport, a MIDI clock's tempo and
+/// transport, and MIDI in, through the audio engine the JACK driver calls.
 @Suite(.allocationCounting)
 struct HiSynthRackAllocationTests {
     @Test func rackRendersWithoutAllocating() throws {
@@ -21,7 +21,7 @@ struct HiSynthRackAllocationTests {
         let midi = [TimedMIDIMessage(frameOffset: 10, message: MIDIShortMessage(status: 0x90, data1: 70, data2: 100)!),
                     TimedMIDIMessage(frameOffset: 200, message: MIDIShortMessage(status: 0x80, data1: 70, data2: 0)!)]
         var count = 0
-        for step in 0..<6 {
+        for step in 0..<9 {
             // Control side, outside the count: what pages send.
             switch step {
             case 0: _ = try synth.apply(action: "hisynth.note.on", value: 60, client: "a")
@@ -29,6 +29,10 @@ struct HiSynthRackAllocationTests {
             case 2: _ = try synth.apply(set: "hisynth.lp.cutoff", value: 900)
             case 3: _ = try synth.apply(set: "hisynth.player.tempo", value: 1.5)
             case 4: _ = try synth.apply(action: "hisynth.preset.load", value: "Rocket Lead", client: "a")
+            // A MIDI clock (as the adapter sends it): the song's tempo map scaled to 132 BPM, gliding; Start, Stop.
+            case 5: synth.host.send(.clockTempo(132)); synth.host.send(.clockStart)
+            case 6: synth.host.send(.clockTempo(90)); synth.host.send(.clockStop); synth.host.send(.clockContinue)
+            case 7: synth.host.send(.clockTempo(nil))
             default: _ = try synth.apply(action: "hisynth.player.stop", value: .null, client: "a")
             }
             count += l.withUnsafeMutableBufferPointer { lp in

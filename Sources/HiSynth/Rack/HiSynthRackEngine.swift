@@ -1,5 +1,5 @@
 import Ariel
-import HiSynth
+import Foundation
 import Touchstone
 
 /// HiSynth's rack as one engine: the synth (`HiSynthEngine`) with a song player per song of the song
@@ -9,6 +9,12 @@ import Touchstone
 /// Transport as in the original (spec §3): choosing a song stops the current one and starts the new one
 /// from its beginning 0.5 s later; play/stop toggles (stop also rewinds); looping is on by default (the
 /// original loops the whole song forever); a tempo scale 0.25…4 plays faster or slower than the file.
+///
+/// Slaved to a MIDI clock (``Command/clockTempo(_:)``, sent by the live adapter from the clock on `midi_in`):
+/// while a tempo is followed the song's own tempo map is scaled so that its tempo at the position equals the
+/// clock's (the scale clamped to 0.25…4); without one the tempo scale applies. Either way the scale the song
+/// plays at glides to its target with a time constant of ``tempoGlide`` (a tempo step never jumps the song).
+/// The clock's Start plays the song from its top, Stop pauses it (notes end), Continue resumes it.
 ///
 /// Real time: `render`, `handle` and `snapshot` never allocate (StudioTests' HiSynthRackAllocationTests).
 public final class HiSynthRackEngine: AudioEngine {
@@ -23,14 +29,24 @@ public final class HiSynthRackEngine: AudioEngine {
         case stop
         /// Loops the whole song (true) or plays it once.
         case loop(Bool)
-        /// Tempo scale, 0.25…4 (clamped).
+        /// Tempo scale, 0.25…4 (clamped), for when no MIDI clock is followed.
         case tempoScale(Double)
+        /// The tempo of the MIDI clock to follow, BPM (nil, or not finite and positive: none; the tempo scale applies).
+        case clockTempo(Double?)
+        /// MIDI Start: the loaded song plays from its top (a pending song choice starts now).
+        case clockStart
+        /// MIDI Stop: the song pauses where it is (its notes end).
+        case clockStop
+        /// MIDI Continue: the song resumes from where it paused.
+        case clockContinue
     }
 
     public typealias Snapshot = HiSynthRackSnapshot
 
     /// Seconds between choosing a song and its start (the original's 0.5 s).
     public static let startDelay = 0.5
+    /// Time constant of the glide of the song's tempo scale to a new target (a clock's tempo, the page's scale), s.
+    public static let tempoGlide = 0.05
 
     public let engine: HiSynthEngine
     public let songs: [HiSynthSong]
@@ -39,6 +55,11 @@ public final class HiSynthRackEngine: AudioEngine {
     /// Frames until the chosen song starts; negative: no start pending.
     private var startCountdown = -1
     private var sampleRate = 44_100.0
+    /// The tempo scale asked for without a clock, and the followed clock's tempo (0: none).
+    private var tempoScale = 1.0
+    private var clockBPM = 0.0
+    /// The scale the current song plays at now (gliding to its target); negative before the first block.
+    private var playedScale = -1.0
 
     /// - Parameters:
     ///   - settings: the synth's starting settings.
@@ -60,6 +81,7 @@ public final class HiSynthRackEngine: AudioEngine {
     public func reset() {
         for p in players { p.reset() }
         startCountdown = -1
+        playedScale = -1
     }
 
     public func handle(_ command: Command) {
@@ -80,8 +102,41 @@ public final class HiSynthRackEngine: AudioEngine {
         case .loop(let on):
             for p in players { p.handle(.loop(on)) }
         case .tempoScale(let s):
-            for p in players { p.handle(.tempoScale(s)) }
+            guard s.isFinite else { return }
+            tempoScale = min(max(s, HiSynthSongPlayer.tempoScaleRange.lowerBound), HiSynthSongPlayer.tempoScaleRange.upperBound)
+        case .clockTempo(let bpm):
+            clockBPM = bpm.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
+        case .clockStart:
+            startCountdown = -1
+            players[current].handle(.stop)
+            players[current].handle(.play)
+        case .clockStop:
+            startCountdown = -1
+            players[current].handle(.pause)
+        case .clockContinue:
+            startCountdown = -1
+            players[current].handle(.play)
         }
+    }
+
+    /// The scale the song should play at: the clock's tempo over the song's own at its position, else the tempo scale.
+    private func targetScale(of player: HiSynthSongPlayer) -> Double {
+        guard clockBPM > 0, let own = player.songTempo, own > 0 else { return tempoScale }
+        let range = HiSynthSongPlayer.tempoScaleRange
+        return min(max(clockBPM / own, range.lowerBound), range.upperBound)
+    }
+
+    /// Glides the played scale towards its target over a block of `n` frames and gives it to `player`.
+    private func glideScale(of player: HiSynthSongPlayer, frames n: Int) {
+        let target = targetScale(of: player)
+        if playedScale < 0 {
+            playedScale = target
+        } else if playedScale != target {
+            let k = 1 - exp(-Double(n) / (Self.tempoGlide * sampleRate))
+            playedScale += (target - playedScale) * k
+            if abs(target - playedScale) < 1e-6 { playedScale = target }
+        }
+        player.handle(.tempoScale(playedScale))
     }
 
     public func handle(midi message: MIDIShortMessage) { engine.handle(midi: message) }
@@ -97,6 +152,7 @@ public final class HiSynthRackEngine: AudioEngine {
         let n = min(left.count, right.count)
         guard n > 0 else { return }
         let player = players[current]
+        glideScale(of: player, frames: n)
         var from = 0
         if startCountdown >= 0 {
             if startCountdown < n {

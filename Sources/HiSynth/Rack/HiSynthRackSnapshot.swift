@@ -1,5 +1,3 @@
-import HiSynth
-
 /// What the rack's displays read of ``HiSynthRackEngine`` (about 30 Hz): the player's snapshot (the
 /// synth's own, song position, transport, the engine clock), which song is loaded, and the settings the synth runs.
 public struct HiSynthRackSnapshot: Sendable, Hashable {
