@@ -147,12 +147,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The studio's composition root: builds the studio from a plain configuration (instruments, audio driver,
+        // session, settings, server, input, cameras) and runs its parts as services in one ServiceGroup with an
+        // ordered stop. prospero-studio parses its options into the configuration and calls it.
+        .target(
+            name: "StudioApp",
+            dependencies: [
+                "Studio", "StudioServer", "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "ProsperoSettingsFiles", "InstrumentSettings",
+                "HiSynthLibrary", "CameraBridge", "CameraTools", "ProsperoCommandLine",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // `prospero-studio`: the studio with its web server, started by `prospero studio`.
         .executableTarget(
             name: "prospero-studio",
             dependencies: [
-                "Enobarbus", "Hecate", "HiSynthLibrary", "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "Studio",
-                "StudioServer", "ProsperoSettingsFiles", "CameraBridge", "CameraTools", "InstrumentSettings", "ProsperoCommandLine",
+                "StudioApp", "ProsperoCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
