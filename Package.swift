@@ -154,7 +154,7 @@ let package = Package(
             name: "StudioApp",
             dependencies: [
                 "Studio", "StudioServer", "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "ProsperoSettingsFiles", "InstrumentSettings",
-                "HiSynthLibrary", "CameraBridge", "CameraTools", "ProsperoCommandLine",
+                "HiSynthLibrary", "CameraBridge", "CameraTools", "ProsperoCommandLine", "Enobarbus", "Hecate",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -223,7 +223,7 @@ let package = Package(
         .testTarget(
             name: "StudioServerTests",
             dependencies: [
-                "StudioServer", "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport",
+                "StudioServer", "StudioApp", "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport",
                 "Games", "Haptics", "Ariel", "Enobarbus", "ProsperoSettingsFiles", "CameraBridge", "CameraTools", "InstrumentSettings",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
