@@ -68,11 +68,13 @@ public final class StudioApp: Sendable {
         group.maximumCancellationDuration = .seconds(2)
         let services = ServiceGroup(configuration: group)
         let finished = LiveStop()
-        Task.detached {
+        Task.detached(executorPreference: configuration.executor) {
             try? await services.run()
             finished.request(.requested)
         }
-        stop.onRequest { Task.detached { await services.triggerGracefulShutdown() } }
+        stop.onRequest { [configuration] in
+            Task.detached(executorPreference: configuration.executor) { await services.triggerGracefulShutdown() }
+        }
 
         guard waitUntilListening() != nil else {
             stop.request(.failed("server did not start"))

@@ -58,6 +58,9 @@ public struct StudioConfiguration: Sendable {
     public var hecatePackProblems: [String] = []
     /// The environment: the settings file's and the camera bridge's default places.
     public var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Where the studio's services and server prefer to run; nil is Swift's shared pool. A process whose other
+    /// work blocks that pool's few threads (a test runner) gives the studio its own executor so that it still answers.
+    public var executor: (any TaskExecutor)?
 
     public init() {}
 }

@@ -20,6 +20,7 @@ struct StudioAppTests {
         configuration.audio = .browser
         configuration.settingsPath = file.path
         configuration.noQR = true
+        configuration.executor = DispatchTaskExecutor(label: "studio-app")
         let stop = LiveStop()
         let app = try StudioApp(configuration: configuration, stop: stop)
         let returned = LiveStop()
