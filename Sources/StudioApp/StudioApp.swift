@@ -64,8 +64,8 @@ public final class StudioApp: Sendable {
         // Signals reach the studio through its stop only (``SignalStop``), never through the group's own handlers.
         group.gracefulShutdownSignals = []
         group.cancellationSignals = []
-        group.maximumGracefulShutdownDuration = .seconds(10)
-        group.maximumCancellationDuration = .seconds(2)
+        // No time limit on the ordered stop: a part that hangs is ended by a second signal (``SignalStop``: exit at
+        // once with 128 + the signal), never by the group's timeout, which ends the process with a fatal error.
         let services = ServiceGroup(configuration: group)
         let finished = LiveStop()
         Task.detached(executorPreference: configuration.executor) {

@@ -13,7 +13,7 @@ extension StudioServer: Service {
         defer { listening.withLock { $0 = nil } }
         // Whichever comes first: the group's shutdown, a cancellation, or the server ending by itself.
         let ended = LiveStop()
-        let watch = Task { _ = await serving.serving.result; ended.request(.failed("the studio server ended")) }
+        let watch = Task(executorPreference: options.executor) { _ = await serving.serving.result; ended.request(.failed("the studio server ended")) }
         defer { watch.cancel() }
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {

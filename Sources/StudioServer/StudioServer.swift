@@ -78,7 +78,7 @@ public final class StudioServer: @unchecked Sendable {
     public func run(stop: LiveStop) async throws {
         let serving = try startServing()
         // Ends when the stop is requested, or when the server could not start (a taken port).
-        let ended = Task { _ = await serving.serving.result; stop.request(.failed("the studio server ended")) }
+        let ended = Task(executorPreference: options.executor) { _ = await serving.serving.result; stop.request(.failed("the studio server ended")) }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             stop.onRequest { done.resume() }
         }
@@ -159,7 +159,7 @@ public final class StudioServer: @unchecked Sendable {
         await serving.group.triggerGracefulShutdown()
         _ = await serving.ticking.result
         // Graceful shutdown closes idle keep-alive connections; anything still open after 300 ms is cut.
-        let guardTask = Task {
+        let guardTask = Task(executorPreference: options.executor) {
             try await Task.sleep(for: .milliseconds(300))
             serving.serving.cancel()
         }

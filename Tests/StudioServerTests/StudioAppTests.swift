@@ -9,7 +9,7 @@ import Testing
 @Suite("The studio app: one root, services stopped in order", .serialized)
 struct StudioAppTests {
     @Test("on stop: the server stops accepting, the notes end, the settings are written, the sockets close, the input and audio end")
-    func orderedStop() throws {
+    func orderedStop() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("studio-app-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -20,6 +20,7 @@ struct StudioAppTests {
         configuration.audio = .browser
         configuration.settingsPath = file.path
         configuration.noQR = true
+        // The studio's tasks off the test runner's pool, which other suites' blocking tests fill.
         configuration.executor = DispatchTaskExecutor(label: "studio-app")
         let stop = LiveStop()
         let app = try StudioApp(configuration: configuration, stop: stop)
@@ -34,31 +35,50 @@ struct StudioAppTests {
             stop.request(.requested)
             returned.wait(timeout: .seconds(15))
         }
-        let port = try #require(app.waitUntilListening())
+        // Every blocking step (a socket's read, a wait) on a thread of its own: none holds one of the pool's threads.
+        let port = try #require(await Self.blocking { app.waitUntilListening() })
 
-        let socket = try RawClient(port: port)
-        #expect(try socket.upgrade(host: "127.0.0.1:\(port)", origin: "http://127.0.0.1:\(port)").status == 101)
-        socket.sendText(#"{"type":"hello","client":null,"subscribe":["state"]}"#)
-        socket.sendText(#"{"type":"select","instrument":"hecate"}"#)
-        _ = socket.readJSON { ($0["type"] as? String) == "state" && ($0["instrument"] as? String) == "hecate" }
-        socket.sendText(#"{"type":"set","path":"hecate.bpm","value":123}"#)
-        let changed = socket.readJSON { ($0["type"] as? String) == "changed" || ($0["type"] as? String) == "error" }
-        #expect((changed?["changes"] as? [String: Any])?["bpm"] as? Double == 123, "\(changed ?? [:])")
+        let socket = try await Self.blocking { try RawClient(port: port) }
+        let upgrade = try await Self.blocking { try socket.upgrade(host: "127.0.0.1:\(port)", origin: "http://127.0.0.1:\(port)").status }
+        #expect(upgrade == 101)
+        let changed = await Self.blocking { () -> (bpm: Double?, message: String) in
+            socket.sendText(#"{"type":"hello","client":null,"subscribe":["state"]}"#)
+            socket.sendText(#"{"type":"select","instrument":"hecate"}"#)
+            _ = socket.readJSON { ($0["type"] as? String) == "state" && ($0["instrument"] as? String) == "hecate" }
+            socket.sendText(#"{"type":"set","path":"hecate.bpm","value":123}"#)
+            let changed = socket.readJSON { ($0["type"] as? String) == "changed" || ($0["type"] as? String) == "error" }
+            return ((changed?["changes"] as? [String: Any])?["bpm"] as? Double, "\(changed ?? [:])")
+        }
+        #expect(changed.bpm == 123, "\(changed.message)")
 
         // Stopped well within the saver's second: only the stop's flush can have written the change.
         let stopped = Date()
         stop.request(.requested)
-        #expect(returned.wait(timeout: .seconds(15)) != nil, "the studio did not stop")
+        let ended = await Self.blocking { returned.wait(timeout: .seconds(15)) != nil }
+        #expect(ended, "the studio did not stop")
         #expect(Date().timeIntervalSince(stopped) < 5)
         #expect(failure.message == nil, "\(failure.message ?? "")")
         #expect(app.stopOrder == ["stop accepting", "notes", "settings", "server", "cameras", "input", "browser audio"], "\(app.stopOrder)")
         let saved = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         #expect(saved.contains(#""bpm":123"#), "settings not flushed at the stop: \(saved)")
         // The server closed the socket (what it had sent, then the end) and takes no connection any more.
-        var left = 0
-        while socket.readFrame() != nil && left < 1000 { left += 1 }
+        let left = await Self.blocking { () -> Int in
+            var left = 0
+            while socket.readFrame() != nil && left < 1000 { left += 1 }
+            return left
+        }
         #expect(left < 1000)
-        #expect(throws: (any Error).self) { try RawClient(port: port).request("/", headers: [("Host", "127.0.0.1:\(port)")]) }
+        let refused = await Self.blocking { (try? RawClient(port: port).request("/", headers: [("Host", "127.0.0.1:\(port)")])) == nil }
+        #expect(refused, "the stopped studio still answers on port \(port)")
+    }
+
+    /// `body`'s result, run on a thread of its own.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { done in Thread { done.resume(with: Result { try body() }) }.start() }
+    }
+
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { done in Thread { done.resume(returning: body()) }.start() }
     }
 
     @Test("a configuration that cannot be is refused before anything runs, naming the option")
