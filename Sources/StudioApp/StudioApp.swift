@@ -76,14 +76,18 @@ public final class StudioApp: Sendable {
             Task.detached(executorPreference: configuration.executor) { await services.triggerGracefulShutdown() }
         }
 
-        guard waitUntilListening() != nil else {
+        let listening = waitUntilListening() != nil
+        // Not listening: the server failed, or the studio was stopped (Ctrl-C) before it served, which is no error.
+        guard listening || stop.reason?.isClean == true else {
             stop.request(.failed("server did not start"))
             finished.wait(timeout: .seconds(5))
             let c = configuration
             throw StudioAppError(.invalid, "cannot serve on \(c.host):\(c.port): \(assembly.server.failure ?? "the server did not start")")
         }
-        printBanner()
-        assembly.jackAudio?.begin()
+        if listening {
+            printBanner()
+            assembly.jackAudio?.begin()
+        }
         finished.wait(timeout: .seconds(1_000_000_000))
 
         if let failure = assembly.jackAudio?.failure {

@@ -33,10 +33,8 @@ final class StudioJACKService: Service, Sendable {
         options.duration = nil
         options.handlesSignals = false
         let stop = LiveStop()
-        session = LiveSession(handler: driver, options: options, stop: stop, log: { StandardOutput.line($0) })
-        session.inputClock = inputClock
-        session.beforeFinalPeriod = beforeFinalPeriod
-        session.onGraphChange = onGraphChange
+        session = LiveSession(handler: driver, options: options, stop: stop, log: { StandardOutput.line($0) },
+                              inputClock: inputClock, beforeFinalPeriod: beforeFinalPeriod, onGraphChange: onGraphChange)
         self.stop = stop
         self.studio = studio
         stop.onRequest { [started] in started.request(.requested) }
