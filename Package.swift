@@ -148,12 +148,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The studio's composition root: builds the studio from a plain configuration (instruments, audio driver,
+        // session, settings, server, input, cameras) and runs its parts as services in one ServiceGroup with an
+        // ordered stop. prospero-studio parses its options into the configuration and calls it.
+        .target(
+            name: "StudioApp",
+            dependencies: [
+                "Studio", "StudioServer", "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "ProsperoSettingsFiles", "InstrumentSettings",
+                "HiSynthLibrary", "CameraBridge", "CameraTools", "ProsperoCommandLine", "Enobarbus", "Hecate",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // `prospero-studio`: the studio with its web server, started by `prospero studio`.
         .executableTarget(
             name: "prospero-studio",
             dependencies: [
-                "Enobarbus", "Hecate", "HiSynthLibrary", "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "Studio",
-                "StudioServer", "ProsperoSettingsFiles", "CameraBridge", "CameraTools", "InstrumentSettings", "ProsperoCommandLine",
+                "StudioApp", "ProsperoCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -213,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "StudioServerTests",
             dependencies: [
-                "StudioServer", "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport",
+                "StudioServer", "StudioApp", "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoTestSupport",
                 "Games", "Haptics", "Ariel", "Enobarbus", "ProsperoSettingsFiles", "CameraBridge", "CameraTools", "InstrumentSettings",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],

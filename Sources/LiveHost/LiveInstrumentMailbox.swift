@@ -7,7 +7,7 @@ import Synchronization
 /// to a Bluetooth sink) posts the command here instead of sending it itself.
 ///
 ///     let mailbox = LiveInstrumentMailbox(base: instrument)
-///     session.onGraphChange = { _ in mailbox.post { host.send(.output(playAlong: true, route: .bluetooth)) } }
+///     LiveSession(handler: handler, onGraphChange: { _ in mailbox.post { host.send(.output(playAlong: true, route: .bluetooth)) } })
 public final class LiveInstrumentMailbox: LiveInstrument, @unchecked Sendable {
     public let base: any LiveInstrument
     private let posted = Mutex<[@Sendable () -> Void]>([])

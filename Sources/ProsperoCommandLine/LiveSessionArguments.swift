@@ -64,10 +64,8 @@ public struct LiveSessionArguments: ParsableArguments {
              onGraphChange: (@Sendable (_ outputs: [String]) -> Void)? = nil) throws {
         let outcome: LiveSessionOutcome
         do {
-            let session = LiveSession(handler: handler, options: options, stop: stop, log: { StandardOutput.line($0) })
-            session.beforeFinalPeriod = beforeFinalPeriod
-            session.inputClock = inputClock
-            session.onGraphChange = onGraphChange
+            let session = LiveSession(handler: handler, options: options, stop: stop, log: { StandardOutput.line($0) },
+                                      inputClock: inputClock, beforeFinalPeriod: beforeFinalPeriod, onGraphChange: onGraphChange)
             outcome = try session.run()
         } catch {
             stop.request(.failed("\(error)"))

@@ -22,16 +22,16 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
     public let stop: LiveStop
     /// Runs after a stop was requested and before the final period (e.g. the input loop's last
     /// note-offs are queued); keep it short, it delays the stop.
-    public var beforeFinalPeriod: (@Sendable () -> Void)?
+    public let beforeFinalPeriod: (@Sendable () -> Void)?
     /// The live input's frame clock: attached to each client the session opens, so that input events
     /// are due at their arrival frame plus its delay; its delay is part of the latency reported.
-    public var inputClock: JACKInputClock?
+    public let inputClock: JACKInputClock?
     /// Called on the session's thread when connections in the server's graph changed (a playback port
     /// connected or disconnected, a device's ports replaced) and then stayed unchanged for
     /// ``graphSettleTime``, with the full names of this client's audio outputs: where the sound goes may
     /// have changed (``JACKOutputRoute/detect(serverName:outputs:)``). Also once after the session's
     /// own connections. Keep it short; the session's polling waits for it.
-    public var onGraphChange: (@Sendable (_ outputs: [String]) -> Void)?
+    public let onGraphChange: (@Sendable (_ outputs: [String]) -> Void)?
     /// How long the graph must stay unchanged before ``onGraphChange`` runs (connections come in pairs,
     /// and a patchbay makes several at once).
     public static let graphSettleTime: Duration = .milliseconds(150)
@@ -48,12 +48,19 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
     /// - Parameters:
     ///   - handler: renders audio and MIDI; kept alive by the session.
     ///   - log: receives one line per report (default: standard output).
+    ///   - inputClock, beforeFinalPeriod, onGraphChange: see the properties; given here, fixed for the session's life.
     public init(
         handler: any JACKProcessHandler,
         options: LiveSessionOptions = LiveSessionOptions(),
         stop: LiveStop = LiveStop(),
-        log: @escaping @Sendable (String) -> Void = { print($0) }
+        log: @escaping @Sendable (String) -> Void = { print($0) },
+        inputClock: JACKInputClock? = nil,
+        beforeFinalPeriod: (@Sendable () -> Void)? = nil,
+        onGraphChange: (@Sendable (_ outputs: [String]) -> Void)? = nil
     ) {
+        self.inputClock = inputClock
+        self.beforeFinalPeriod = beforeFinalPeriod
+        self.onGraphChange = onGraphChange
         self.handler = handler
         self.options = options
         self.stop = stop

@@ -9,7 +9,7 @@ import Synchronization
 ///     let follower = OutputRouteFollower(initial: detected, serverName: server) { now in
 ///         mailbox.post { host.send(.output(playAlong: true, route: now.route)) }
 ///     }
-///     session.onGraphChange = follower.graphChanged
+///     let session = LiveSession(handler: handler, options: options, onGraphChange: follower.graphChanged)
 public final class OutputRouteFollower: Sendable {
     private let serverName: String?
     private let current: Mutex<OutputRouteDetection?>

@@ -25,6 +25,8 @@ public final class StudioServer: @unchecked Sendable {
     /// The port listened on, -1 until then.
     private let bound: StudioBoundPort
     private let boundEvent = LiveStop()
+    /// The application's service group while it serves (``stopAccepting()`` ends its listening).
+    let listening = Mutex<ServiceGroup?>(nil)
     /// The one access check of pages and upgrades (token guessing limited per address).
     public let access: StudioAccess
 
@@ -71,8 +73,29 @@ public final class StudioServer: @unchecked Sendable {
 
     var now: Double { MonotonicClock.now() }
 
-    /// Serves until `stop` is requested; then closes every socket and returns.
+    /// Serves until `stop` is requested; then ends the session's notes, closes every socket and returns.
+    /// (The studio app runs the server as a ``Service`` instead: ``run()``.)
     public func run(stop: LiveStop) async throws {
+        let serving = try startServing()
+        // Ends when the stop is requested, or when the server could not start (a taken port).
+        let ended = Task(executorPreference: options.executor) { _ = await serving.serving.result; stop.request(.failed("the studio server ended")) }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            stop.onRequest { done.resume() }
+        }
+        session.finish(at: now)
+        defer { ended.cancel() }
+        try await close(serving)
+    }
+
+    /// A server that serves: Hummingbird's application in its own service group, and the ticker.
+    struct Serving: Sendable {
+        let group: ServiceGroup
+        let serving: Task<Void, any Error>
+        let ticking: Task<Void, Never>
+    }
+
+    /// Builds the routes and starts serving and ticking. Throws when the TLS files cannot be read.
+    func startServing() throws -> Serving {
         // Pages and resources: every request passes the access middleware first.
         let router = Router(context: StudioRequestContext.self)
         // Over HTTPS the cookie is Secure: a browser never sends the token back over plain HTTP.
@@ -115,35 +138,38 @@ public final class StudioServer: @unchecked Sendable {
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
             onServerRunning: { [self] channel in
                 bound.port = channel.localAddress?.port
-                boundEvent.request(.requested)
+                self.boundEvent.request(.requested)
             },
             logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let serving = Task(executorPreference: options.executor) { try await group.run() }
-        let ticking = Task(executorPreference: options.executor) { [self] in await tick(stop: stop) }
-        // Ends when the stop is requested, or when the server could not start (a taken port).
-        let ended = Task { try? await serving.value; stop.request(.failed("the studio server ended")) }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            stop.onRequest { done.resume() }
+        let serving = Task(executorPreference: options.executor) { [boundEvent] in
+            // A server that could not start (a taken port) wakes whoever waits for it to listen.
+            defer { boundEvent.request(.failed("the studio server ended")) }
+            try await group.run()
         }
-        session.finish(at: now)
+        let ticking = Task(executorPreference: options.executor) { [self] in await tick() }
+        return Serving(group: group, serving: serving, ticking: ticking)
+    }
+
+    /// Closes every socket, stops taking connections (if not already stopped) and waits for the server to end;
+    /// rethrows why it failed, if it did.
+    func close(_ serving: Serving) async throws {
         sockets.closeAll()
-        ticking.cancel()
-        await group.triggerGracefulShutdown()
-        _ = await ticking.result
+        serving.ticking.cancel()
+        await serving.group.triggerGracefulShutdown()
+        _ = await serving.ticking.result
         // Graceful shutdown closes idle keep-alive connections; anything still open after 300 ms is cut.
-        let guardTask = Task {
+        let guardTask = Task(executorPreference: options.executor) {
             try await Task.sleep(for: .milliseconds(300))
-            serving.cancel()
+            serving.serving.cancel()
         }
-        let result = await serving.result
+        let result = await serving.serving.result
         guardTask.cancel()
-        ended.cancel()
         if case .failure(let error) = result, !(error is CancellationError) { throw error }
     }
 
     /// The open sockets' stop signals: on stop, each handler ends and its socket closes.
-    private let sockets = SocketClosers()
+    let sockets = SocketClosers()
 
     final class SocketClosers: @unchecked Sendable {
         private let lock = NSLock()
@@ -264,11 +290,11 @@ public final class StudioServer: @unchecked Sendable {
     /// `status` (2 Hz), `audio` (the render's own thread) and `camera` (the camera desk's) need only the 4 Hz tick.
     static let watchedAt30Hz: [StudioSubscription] = [.meters, .scope, .spectrum, .frames, .state]
 
-    private func tick(stop: LiveStop) async {
+    private func tick() async {
         var count = 0
         var last = now
         var lastStatus = -Double.infinity, lastExpiry = now
-        while !Task.isCancelled && !stop.isRequested {
+        while !Task.isCancelled {
             let watched = session.fanOut.hasSubscribers
             try? await Task.sleep(for: .milliseconds(Self.watchedAt30Hz.contains { session.fanOut.hasSubscribers(to: $0) } ? 33 : 250))
             let t = now

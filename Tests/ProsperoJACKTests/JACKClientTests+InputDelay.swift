@@ -72,8 +72,7 @@ extension JACKClientTests {
         let inputClock = JACKInputClock(delay: delay)
         let session = LiveSession(handler: handler, options: LiveSessionOptions(
             client: server.configuration(client: "InputDelayHecate"), audioConnection: .never, handlesSignals: false),
-                                  stop: stop, log: { _ in })
-        session.inputClock = inputClock
+                                  stop: stop, log: { _ in }, inputClock: inputClock)
         let source = UDPDatagramSource(port: 0)
         let instrument = HecateLiveInstrument(host: handler.host, chords: [], clock: nil, frameClock: inputClock)
         let live = LiveHost(source: source, instrument: instrument, stop: stop)
