@@ -27,10 +27,10 @@ public final class StudioApp: Sendable {
         assembly = try StudioAssembly(configuration, stop: stop)
     }
 
-    /// Validates `configuration`, turns SIGINT/SIGTERM/SIGHUP and the duration into the studio's stop (the live
-    /// commands' one signal path, ``LiveCommand/begin(duration:)``), builds the studio and runs it until then.
+    /// Turns SIGINT/SIGTERM/SIGHUP and the duration into the studio's stop (the live
+    /// commands' one signal path, ``LiveCommand/begin(duration:)``), builds the studio (validating `configuration`)
+    /// and runs it until then.
     public static func run(_ configuration: StudioConfiguration) throws(StudioAppError) {
-        try configuration.validate()
         let stop = LiveCommand.begin(duration: configuration.duration)
         try StudioApp(configuration: configuration, stop: stop).run()
     }

@@ -152,8 +152,8 @@ final class StudioAssembly: Sendable {
         services.append(("cameras", StudioCameraService(desk: camera, own: ownCamera)))
         services.append(("server", server))
         services.append(("settings", settings))
-        services.append(("notes", StudioShutdownStep(name: "notes") { session.finish(at: MonotonicClock.now()) }))
-        services.append(("stop accepting", StudioShutdownStep(name: "stop accepting") { await server.server.stopAccepting() }))
+        services.append(("notes", StudioShutdownStep { session.finish(at: MonotonicClock.now()) }))
+        services.append(("stop accepting", StudioShutdownStep { await server.server.stopAccepting() }))
         self.services = services
     }
 }

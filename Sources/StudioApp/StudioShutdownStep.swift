@@ -4,7 +4,6 @@ import ServiceLifecycle
 /// connections; the notes end): a service that waits for its turn in the group's reverse-order shutdown, runs
 /// `step`, and ends, so that the next service stops only after it.
 struct StudioShutdownStep: Service {
-    let name: String
     let step: @Sendable () async -> Void
 
     func run() async {
