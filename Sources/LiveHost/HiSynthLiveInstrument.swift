@@ -152,7 +152,7 @@ public final class HiSynthLiveInstrument: LiveInstrument {
             case .start:
                 playing = true
                 host.send(.clockStart)
-                announce("MIDI clock in: Start (the song from its top)")
+                announce(songs.isEmpty ? "MIDI clock in: Start" : "MIDI clock in: Start (the song from its top)")
             case .stop:
                 playing = false
                 host.send(.clockStop)

@@ -77,6 +77,8 @@ extension JACKClientTests {
         let client = ["hecate": "HecateTest", "hands": "HandsTest"][command] ?? "HiSynthTest"
         // HiSynth plays a song (at 100 BPM, so that following 132 is a change): a temporary Standard MIDI File.
         let arguments: [String]
+        var songFile: URL?
+        defer { if let songFile { try? FileManager.default.removeItem(at: songFile) } }
         if command == "hisynth" {
             var events: [MIDIFileEvent] = [.meta(.tempo(bpm: 100))]
             for _ in 0..<16 {
@@ -85,6 +87,7 @@ extension JACKClientTests {
             let file = MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDIFileTrack(events: events)])
             let song = FileManager.default.temporaryDirectory.appendingPathComponent("hisynth-clock-\(getpid()).mid")
             try Data(try file.encoded()).write(to: song)
+            songFile = song
             arguments = ["hisynth", "play", song.path]
         } else {
             arguments = [command, "--port", "\(40_000 + Int(getpid()) % 20_000)"]
