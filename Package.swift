@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "StudioServer",
             dependencies: [
-                "Studio", "LiveHost", "ProsperoJACK", "Oberon", "Ariel", "Touchstone", "Enobarbus",
+                "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "Oberon", "Ariel", "Touchstone", "Enobarbus",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -1,5 +1,6 @@
 import Ariel
 import LiveHost
+import LiveHostPOSIX
 import Synchronization
 import Touchstone
 
@@ -25,7 +26,7 @@ public final class EngineProcessHandler<Engine: AudioEngine>: JACKProcessHandler
     public let controlChanges = JACKControlChangeTap()
     /// Rung by the audio thread in a period that brought control changes or clock and transport
     /// messages: a control thread that learns knobs or follows the clock sleeps on it (nothing polls).
-    public let midiArrived = JACKMIDIDoorbell()
+    public let midiArrived = AudioThreadDoorbell()
     /// Events kept per period; more are dropped and counted.
     public let maximumEventsPerPeriod: Int
 

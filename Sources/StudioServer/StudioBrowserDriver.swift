@@ -1,6 +1,7 @@
 import Enobarbus
 import Foundation
 import LiveHost
+import LiveHostPOSIX
 import NIOCore
 import Studio
 import Synchronization
@@ -63,7 +64,7 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     private let frameBytes: Int
     private let ring: StudioFrameRing
     /// The render thread rings it once per group; the sender sleeps on it.
-    private let doorbell = StudioDoorbell()
+    private let doorbell = AudioThreadDoorbell()
     /// Set when the groups are handed on from an event loop (``handOn(from:)``) instead of the sender thread.
     private var loopDoorbell: StudioLoopDoorbell?
     /// Its pipe's write end (-1: none), what the render thread rings without touching the object.

@@ -1,6 +1,7 @@
 import Ariel
 import Foundation
 import LiveHost
+import LiveHostPOSIX
 import ProsperoJACK
 import Studio
 import Synchronization
@@ -20,7 +21,7 @@ public final class StudioJACKDriver: JACKProcessHandler, StudioAudioOutput, @unc
     /// ``deliverControlChanges(to:stop:)``'s thread as they arrive.
     public let controlChanges = JACKControlChangeTap()
     /// Rung by the audio thread in a period that brought control changes.
-    private let arrived = StudioDoorbell()
+    private let arrived = AudioThreadDoorbell()
     private let active = Atomic<Int>(-1)
     /// Channel messages of the current period, sized once (further messages in one period are dropped).
     private let midiEvents: UnsafeMutableBufferPointer<TimedMIDIMessage>

@@ -2,11 +2,11 @@
 import Glibc
 #endif
 
-/// Wakes a control thread from the audio thread when MIDI it waits for arrived on `midi_in`, without a
-/// lock: ``ring()`` posts a POSIX semaphore (a futex wake when someone waits, nothing to allocate),
-/// ``wait(timeout:)`` sleeps until rung or until the timeout. Rings coalesce as counts; the waiter takes
-/// whatever arrived each time it wakes.
-public final class JACKMIDIDoorbell: @unchecked Sendable {
+/// Wakes a control thread from the audio thread (MIDI that arrived on `midi_in`, a group of browser-audio
+/// blocks) without a lock: ``ring()`` posts a POSIX semaphore (a futex wake when someone waits, nothing to
+/// allocate), ``wait()`` sleeps until rung, ``wait(timeout:)`` at most that long. Rings coalesce as counts;
+/// the waiter takes whatever arrived each time it wakes.
+public final class AudioThreadDoorbell: @unchecked Sendable {
     private let semaphore: UnsafeMutablePointer<sem_t>
 
     public init() {
@@ -22,6 +22,9 @@ public final class JACKMIDIDoorbell: @unchecked Sendable {
     /// Audio thread (or any): wakes the waiter.
     @inline(__always)
     public func ring() { sem_post(semaphore) }
+
+    /// Control thread: sleeps until the next ring (an interrupted wait returns early: callers re-check their state).
+    public func wait() { _ = sem_wait(semaphore) }
 
     /// Control thread: sleeps until the next ring or for at most `timeout` seconds; true when rung (an
     /// interrupted wait returns early: callers re-check their state).
