@@ -47,6 +47,9 @@ public protocol StudioInstrument: AnyObject {
     /// False for an instrument whose ``advance(to:)`` does nothing (it keeps the default): the input loop need not
     /// tick for it while nobody plays, whoever listens. Default: true.
     var advancesWithTime: Bool { get }
+    /// What the studio's own camera (`--camera`) tracks while this instrument is active: its hands for an
+    /// instrument played by hands, else a face. Default: `.face`.
+    var cameraModel: StudioCameraModel { get }
     /// The changes the instrument made on its own as time passed (in ``advance(to:)`` or
     /// ``frameJSON(now:)``: a game's tremolo pulse, its home button), oldest first, each to be sent as its
     /// own `changed` message; the instrument forgets them. Default: none.
@@ -83,6 +86,7 @@ extension StudioInstrument {
     public func receiveControls(_ outputs: [Float], at time: Double) {}
     public func advance(to time: Double) {}
     public var advancesWithTime: Bool { true }
+    public var cameraModel: StudioCameraModel { .face }
     public func takeChanges() -> [[String: StudioValue]] { [] }
     public static var learnableControls: [MIDILearnableControl] { [] }
     public func savedSettings() -> StudioValue? { nil }

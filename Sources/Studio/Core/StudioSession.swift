@@ -63,8 +63,8 @@ public final class StudioSession: @unchecked Sendable {
                 state.withLock { $0.clients.send(.text(message.text), toClient: client) }
             }
         }, watchers: fanOut, model: {
-            // The studio's camera tracks what the active instrument plays: hands for the Hands pad, else a face.
-            state.withLock { $0.stage.activeID } == HandsStudioInstrument.id ? .hands : .face
+            // The studio's camera tracks what the active instrument is played by (its `cameraModel`).
+            state.withLock { s in s.stage.active.map { s.stage.instruments[$0].cameraModel } } ?? .face
         })
     }
 

@@ -22,6 +22,8 @@ public final class HandsStudioInstrument: StudioInstrument {
     public let controller: HandsStudioController
     public let output: HandsStudioAudio
     public var audio: any StudioAudioEngine { output }
+    /// The studio's own camera tracks hands while the pad is active.
+    public var cameraModel: StudioCameraModel { .hands }
     /// The newest time the session gave (touches carry none).
     private var now = 0.0
 

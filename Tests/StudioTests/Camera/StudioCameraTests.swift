@@ -94,6 +94,17 @@ struct StudioCameraTests {
         var packets: [OSCPacket] { datagrams.withLock { $0 }.compactMap { try? OSCDecoder.decode($0.bytes) } }
     }
 
+    @Test("the studio's own camera tracks what the active instrument is played by: hands on the Hands pad, else a face")
+    func studioCameraFollowsTheActiveInstrument() throws {
+        for (active, expected) in [(0, StudioCameraModel.face), (1, .hands)] {
+            let bridge = ScriptedBridge()
+            let desk = StudioCameraDesk(bridge: bridge)
+            _ = StudioSession(instruments: [StudioToneInstrument(), try HandsStudioInstrument()], active: active, camera: desk)
+            desk.submitStudioFrame(jpeg: Array(Self.jpeg), width: 320, height: 240, now: 1)
+            #expect(bridge.models.withLock { $0 } == [expected], "active \(active)")
+        }
+    }
+
     @Test("one frame in flight; a client's waiting frame is replaced by its newest (counted); the answer is native OSC into the live input and a camera message to its client")
     func newestWinsAndFacesEnterTheInput() throws {
         let bridge = ScriptedBridge()
