@@ -3,19 +3,23 @@
 /// A cycle is missed when some client has not finished by the next cycle's start. An xrun is put down to one
 /// of our callbacks when one took longer than the period within ``matchWindowNanoseconds`` before the
 /// server's notification; that callback's time splits into our own work (CPU time, page faults included) and
-/// time the thread was not running (wall minus CPU time), and the larger part names the cause. Every other
+/// time the thread was not running (wall minus CPU time). Our work is the cause only when it alone exceeded the
+/// period (the callback would have overrun had it run without a break); otherwise the time it was not running
+/// made it late, however the two parts compare (on a busy 2-core VM, a callback of 0.8 ms CPU in a 1.33 ms
+/// period that waited 0.7 ms for its CPU is the machine's xrun, not ours). Every other
 /// xrun had no callback of ours over the period near it: the server's or our thread woke late (a timed
 /// driver's thread, or ours, not scheduled in time), or another client ran long. Those are told apart from
 /// outside, by steal time and the threads' switches (`scripts/soak`), not from inside the callback.
 public struct JACKXrunCauses: Sendable, Hashable {
     /// The causes, from our own to the machine's.
     public enum Cause: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// A callback over the period whose CPU time was the larger part.
+        /// A callback whose CPU time alone exceeded the period.
         case ourWork
         /// Like ``ourWork`` with page faults inside the callback (memory first touched, or not locked).
         case pageFaults
-        /// A callback over the period whose thread was not running for the larger part: preempted or blocked
-        /// (a context switch counted), or its virtual CPU taken by the host (none counted).
+        /// A callback over the period whose own CPU time fitted in it: its thread was not running for long enough
+        /// to make it late (preempted or blocked, a context switch counted, or its virtual CPU taken by the host,
+        /// none counted).
         case preempted
         /// No callback of ours over the period near the notification.
         case noOverrunOfOurs
@@ -74,7 +78,7 @@ public struct JACKXrunCauses: Sendable, Hashable {
     /// Why `sample` took longer than the period, or nil when it did not.
     public static func cause(of sample: JACKCallbackSample, periodNanoseconds period: Int64) -> Cause? {
         guard sample.wallNanoseconds > period else { return nil }
-        if sample.cpuNanoseconds >= sample.wallNanoseconds - sample.cpuNanoseconds {
+        if sample.cpuNanoseconds > period {
             return sample.minorFaults + sample.majorFaults > 0 ? .pageFaults : .ourWork
         }
         return .preempted

@@ -46,8 +46,7 @@ extension JACKClientTests {
     }
 
     /// One callback that works for two periods of CPU time makes the server report an xrun, and the timing puts
-    /// that xrun down to our callback (our work, or its thread not running when the loaded machine stretched
-    /// the callback past twice its CPU time), not to a late wake-up.
+    /// that xrun down to our callback's work (its CPU time alone exceeded the period), not to a late wake-up.
     @Test(.enabled(if: Peers.runnable("jackd")))
     func callbackTimingPutsAnOverrunningCallbacksXrunDownToIt() throws {
         let server = try JACKTestServer(period: 256)
@@ -66,7 +65,8 @@ extension JACKClientTests {
         let report = timing.report(periodNanoseconds: period)
         let burner = try #require(timing.samples().first { $0.cpuNanoseconds >= 2 * period }, "the overrunning callback was recorded")
         let cause = try #require(JACKXrunCauses.cause(of: burner, periodNanoseconds: period))
-        #expect(cause == (burner.wallNanoseconds <= 2 * burner.cpuNanoseconds ? .ourWork : .preempted), "\(burner)")
+        #expect(cause == .ourWork, "twice the period of CPU time is our work, however long it waited besides: \(burner)")
+        // On a loaded machine a later callback, stretched by waiting for its CPU, may be the one matched.
         let ours = report.xruns.counts[.ourWork]! + report.xruns.counts[.preempted]! + report.xruns.counts[.pageFaults]!
         #expect(ours >= 1, "the overrun explains an xrun: \(report.xruns.line)")
         #expect(report.lines.contains(report.xruns.line))

@@ -16,11 +16,15 @@ import Testing
         #expect(JACKXrunCauses.cause(of: Self.callback(at: 1, wallUs: 1333, cpuUs: 1300), periodNanoseconds: Self.period) == nil)
     }
 
-    @Test func theLargerPartOfAnOverrunNamesItsCause() {
+    @Test func anOverrunIsOursOnlyWhenItsCPUTimeAloneExceededThePeriod() {
         let p = Self.period
         #expect(JACKXrunCauses.cause(of: Self.callback(at: 1, wallUs: 2000, cpuUs: 1900), periodNanoseconds: p) == .ourWork)
-        #expect(JACKXrunCauses.cause(of: Self.callback(at: 1, wallUs: 2000, cpuUs: 1000), periodNanoseconds: p) == .ourWork,
-                "CPU time equal to the time switched out: our work")
+        #expect(JACKXrunCauses.cause(of: Self.callback(at: 1, wallUs: 2000, cpuUs: 1334), periodNanoseconds: p) == .ourWork,
+                "CPU time just over the period: ours, however long it was switched out besides")
+        #expect(JACKXrunCauses.cause(of: Self.callback(at: 1, wallUs: 2000, cpuUs: 1000), periodNanoseconds: p) == .preempted,
+                "CPU time that fits in the period: the time switched out made it late")
+        #expect(JACKXrunCauses.cause(of: Self.callback(at: 1, wallUs: 2000, cpuUs: 1333), periodNanoseconds: p) == .preempted,
+                "CPU time of exactly the period fits")
         #expect(JACKXrunCauses.cause(of: Self.callback(at: 1, wallUs: 2000, cpuUs: 1900, faults: 3), periodNanoseconds: p) == .pageFaults)
         #expect(JACKXrunCauses.cause(of: Self.callback(at: 1, wallUs: 2000, cpuUs: 40, switches: 1), periodNanoseconds: p) == .preempted)
         #expect(JACKXrunCauses.cause(of: Self.callback(at: 1, wallUs: 9000, cpuUs: 40), periodNanoseconds: p) == .preempted,
