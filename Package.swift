@@ -35,7 +35,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
@@ -86,6 +85,8 @@ let package = Package(
         .target(name: "HiSynthLibrary", dependencies: ["HiSynth"]),
         // Platform edge: JACK audio and MIDI. libjack is loaded at run time (no headers or library at build time).
         .target(name: "CJACKLoader", linkerSettings: [.linkedLibrary("dl")]),
+        // Platform edge: the system's OpenSSL for the studio's HTTPS, loaded at run time (no TLS library to build).
+        .target(name: "COpenSSLLoader", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "ProsperoJACK", dependencies: ["CJACKLoader", "Ariel", "Touchstone", "Enobarbus", "LiveHost", "LiveHostPOSIX"]),
         // Platform edge: game-controller rumble through Linux evdev force feedback (and a uinput device for tests).
         .target(name: "CEvdevRumble"),
@@ -102,15 +103,13 @@ let package = Package(
         .target(
             name: "StudioServer",
             dependencies: [
-                "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "Oberon", "Ariel", "Touchstone", "Enobarbus",
+                "Studio", "LiveHost", "LiveHostPOSIX", "ProsperoJACK", "Oberon", "Ariel", "Touchstone", "Enobarbus", "COpenSSLLoader",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

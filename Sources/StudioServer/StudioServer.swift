@@ -2,12 +2,10 @@ import Enobarbus
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdTLS
 import HummingbirdWebSocket
 import LiveHost
 import Logging
 import NIOCore
-import NIOSSL
 import ServiceLifecycle
 import Studio
 import Synchronization
@@ -118,18 +116,14 @@ public final class StudioServer: @unchecked Sendable {
         let wsConfiguration = WebSocketServerConfiguration(maxFrameSize: 2 * options.maximumFrameBytes)
         let wsResponder = socketRouter.buildResponder()
         let access = self.access
-        let tlsConfiguration: TLSConfiguration? = try options.tls.map { tls in
-            let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
-            let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-            return .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
-        }
+        let tls = try options.tls.map { try StudioTLSContext(certificate: $0.certificate, key: $0.key) }
         let server = HTTPServerBuilder { responder in
             let http = StudioGatedChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: wsResponder, configuration: .init(ws: wsConfiguration)),
                 access: access)
-            guard let tlsConfiguration else { return http }
+            guard let tls else { return http }
             // Plain http:// to the HTTPS port is told to use https:// (StudioPlainHTTPAnswer).
-            return StudioPlainHTTPAnswerChannel(base: try TLSChannel(http, tlsConfiguration: tlsConfiguration))
+            return StudioPlainHTTPAnswerChannel(base: StudioTLSChannel(base: http, tls: tls))
         }
         var logger = Logger(label: "prospero.studio")
         logger.logLevel = .critical  // the studio reports what matters itself

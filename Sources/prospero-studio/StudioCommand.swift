@@ -7,7 +7,7 @@ import StudioApp
 /// or nothing with `--audio none`), and feeds it the shared OSC inputs.
 ///
 /// Its own executable, `prospero-studio`, which `prospero studio` replaces itself with: the web stack
-/// (Hummingbird, swift-nio-ssl's BoringSSL) is most of the package's build, and a person who renders
+/// (SwiftNIO and Hummingbird) is most of the package's build, and a person who renders
 /// a demo or plays `prospero hecate` never waits for it.
 ///
 /// This type only parses and checks the options and maps them to a ``StudioConfiguration``; ``StudioApp`` builds

@@ -170,6 +170,37 @@ struct StudioTrustTests {
         #expect(process.terminationStatus == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 
+    @Test("HTTPS from OpenSSL's own client: whole files over keep-alive and 16 connections at once, TLS 1.0/1.1 refused, hostile handshakes end only their connection, close_notify answered; a key that does not match its certificate stops the start with OpenSSL's reason",
+          .enabled(if: TestPeers.enabled(TestPeers.executable("openssl") != nil && TestPeers.executable("python3") != nil)))
+    func httpsForAnyClient() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("studio-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let (ca, certificate, key) = try await Self.makeCertificates(in: work, addresses: ["127.0.0.1"])
+        let token = "tls-test-\(UUID().uuidString.prefix(8))"
+        let (process, log, url) = try StudioCommandTests.start(["--port", "0", "--osc-port", "0", "--audio", "none", "--no-settings",
+                                                               "--token", token, "--tls", certificate.path, key.path])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let port = Int(url.dropFirst("https://127.0.0.1:".count).prefix { $0.isNumber })!
+        let web = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/StudioServer/Resources/web")
+        let files = ["icons/icon-512.png", "js/studio.js", "index.html", "css/studio.css"]
+            .filter { FileManager.default.fileExists(atPath: web.appendingPathComponent($0).path) }
+        try #require(files.count >= 2, "the test's files moved: \(files)")
+        let script = StudioBrowserTests.browser.appendingPathComponent("core_tls.py").path
+        let result = try await TestPeers.run("python3", [script, String(port), ca.path, token, web.path] + files, timeout: 120)
+        #expect(result.status == 0, "core_tls.py: \(result.output)")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+
+        // The CA's key is a valid key, but not the certificate's: the studio says so and does not start.
+        let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable")
+        let wrong = try await TestPeers.run(prospero.path, ["studio", "--port", "0", "--osc-port", "0", "--audio", "none", "--no-settings",
+                                                            "--tls", certificate.path, work.appendingPathComponent("ca.key").path], timeout: 60)
+        #expect(wrong.status != 0 && wrong.output.contains("--tls") && wrong.output.lowercased().contains("key"), "\(wrong.output)")
+    }
+
     // MARK: The LAN
 
     /// A network namespace standing in for another machine on the LAN: a veth pair, this side
