@@ -130,8 +130,13 @@ extension JACKClientTests {
                 let path = period + frames + playback
                 if instrument != "tone" {
                     // Printed when it changed, with the engine's processing in the path.
-                    try studio.process.waitForLine(containing: "MIDI in → sound \(path) frames", timeout: .seconds(5))
-                    let line = studio.process.output.split(separator: "\n").dropFirst(linesBefore).first { $0.contains("MIDI in → sound") }
+                    // Among the lines printed since the choice: Hands' path equals Hecate's (the same limiter), so the
+                    // line printed for Hecate must not count for Hands.
+                    func printed() -> Substring? {
+                        studio.process.output.split(separator: "\n").dropFirst(linesBefore).first { $0.contains("MIDI in → sound") }
+                    }
+                    try waitUntil("\(instrument)'s latency line", timeout: .seconds(5)) { printed() != nil }
+                    let line = printed()
                     #expect(line.flatMap(Self.soundFrames) == path && line?.contains("+ processing") == true, "\(studio.process.output)")
                 }
                 let milliseconds = (Double(path) / 48_000 * 1000 * 100).rounded() / 100
