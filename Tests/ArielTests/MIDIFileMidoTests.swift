@@ -5,7 +5,7 @@ import Testing
 
 /// mido (Python) as an independent peer: it writes files we must read, and reads files we write.
 /// Skips through the peer gate when python3 or mido is missing, fails instead under PROSPERO_REQUIRE_PEERS=1.
-@Suite struct MIDIFileMidoTests {
+@Suite(.ownThread) struct MIDIFileMidoTests {
     static var midoAvailable: Bool { TestPeers.python(module: "mido") }
 
     /// Writes a file with mido (mode `write PATH`) or dumps one (mode `read PATH`), printing

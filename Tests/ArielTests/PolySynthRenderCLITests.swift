@@ -4,7 +4,7 @@ import ProsperoTestSupport
 import Testing
 
 /// `prospero render` as a user runs it: the built binary next to the test bundle.
-@Suite("prospero render CLI")
+@Suite("prospero render CLI", .ownThread)
 struct PolySynthRenderCLITests {
     static var binary: URL? { TestPeers.prospero }
 

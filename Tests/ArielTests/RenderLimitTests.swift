@@ -4,7 +4,7 @@ import ProsperoTestSupport
 import Testing
 
 /// A render refuses a song longer than its limit before rendering, with a message naming the limit.
-@Suite struct RenderLimitTests {
+@Suite(.ownThread) struct RenderLimitTests {
     /// A valid format-0 file at 480 ticks per quarter note (120 BPM by default): a note-on, then one
     /// delta of 0x0FFFFFFF ticks (the largest a variable-length quantity holds) before its note-off.
     static let hostileSong: [UInt8] = {

@@ -5,7 +5,7 @@ import Testing
 
 /// WAV streamed to a sink: the same bytes as the in-memory encoder, RF64 past the RIFF limit, and
 /// a clear error instead of a wrapped size when there is no room for RF64.
-@Suite struct WAVStreamWriterTests {
+@Suite(.ownThread) struct WAVStreamWriterTests {
     static func signal(_ n: Int, _ phase: Float) -> [Float] { (0..<n).map { sin(Float($0) * 0.05 + phase) * 0.8 } }
 
     @Test(arguments: WAVSampleFormat.allCases)

@@ -9,7 +9,7 @@ import Testing
 /// The studio's long-lived bridge process (`CameraBridgeProcess`): the real script on frames from a pipe, and
 /// its lifecycle with a child that dies (restarts after 0.5 s, then 1 s, reported with the child's last words)
 /// or an environment that is missing (reported as unavailable, naming scripts/camera-setup).
-@Suite("camera bridge process", .serialized)
+@Suite("camera bridge process", .serialized, .ownThread)
 struct CameraBridgeProcessTests {
     final class Events: @unchecked Sendable {
         let list = Mutex<[StudioCameraBridgeEvent]>([])

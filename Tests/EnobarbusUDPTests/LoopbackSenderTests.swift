@@ -4,6 +4,7 @@ import Foundation
 import Horatio
 import NIOCore
 import NIOPosix
+import ProsperoTestSupport
 import Testing
 
 /// Collects packets from a receiver until `count` arrived, or until `grace` seconds after `sender` finished (every
@@ -76,7 +77,7 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
     return [Float(d / 40), Float(1 - d / 30), Float(-d / 1000)]
 }
 
-@Suite(.serialized) struct PythonOSCSenderTests {
+@Suite(.serialized, .ownThread) struct PythonOSCSenderTests {
     @Test(.enabled(if: Peers.enabled(Peers.pythonOSC)))
     func nativeFaceBundleAndHand() async throws {
         let lm = landmarkValues.map { "\($0)" }.joined(separator: ",")
@@ -201,7 +202,7 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
     }
 }
 
-@Suite(.serialized) struct OSCSendSenderTests {
+@Suite(.serialized, .ownThread) struct OSCSendSenderTests {
     @Test(.enabled(if: Peers.enabled(Peers.oscsend != nil)))
     func touchOSCMultiXY() async throws {
         let (frames, _, _) = try await framesFromSender(expectPackets: 4) { port in
@@ -255,7 +256,7 @@ let landmarkValues: [Float] = (0..<21).flatMap { (k: Int) -> [Float] in
     }
 }
 
-@Suite(.serialized) struct ReceiverRobustnessTests {
+@Suite(.serialized, .ownThread) struct ReceiverRobustnessTests {
     @Test func malformedDatagramsAreCountedAndTheReceiverKeepsGoing() async throws {
         let receiver = try await OSCUDPReceiver.bind(port: 0).get()
         let port = receiver.localPort

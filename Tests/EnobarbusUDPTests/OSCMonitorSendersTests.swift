@@ -5,7 +5,7 @@ import Testing
 
 /// `prospero osc monitor` and `osc record` as a user runs them, with every face sender on the one port:
 /// datagrams built byte by byte from the documented formats (SenderTestPackets), sent over loopback UDP.
-@Suite(.serialized) struct OSCMonitorSendersTests {
+@Suite(.serialized, .ownThread) struct OSCMonitorSendersTests {
     /// Starts `prospero ARGS --port 0`, returns the process, its output pipe and the port from its banner.
     static func start(_ arguments: [String]) throws -> (Process, Pipe, Int) {
         let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable (swift build)")

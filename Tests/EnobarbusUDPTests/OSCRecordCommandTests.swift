@@ -4,7 +4,7 @@ import ProsperoTestSupport
 import Testing
 
 /// `prospero osc record` as a user runs it, fed by a real Face Cap-like sender (python-osc) over loopback.
-@Suite(.serialized) struct OSCRecordCommandTests {
+@Suite(.serialized, .ownThread) struct OSCRecordCommandTests {
     static var prospero: URL? { TestPeers.prospero }
 
     /// Face Cap's live mode at 60 fps for 10 s: per frame /HT, /HR, /HRQ and the 52 /W blendshapes, one

@@ -7,7 +7,7 @@ import ProsperoTestSupport
 import Testing
 
 /// `prospero haptics …` and `prospero game simulate` as a user runs them.
-@Suite struct ProsperoHapticsCommandTests {
+@Suite(.ownThread) struct ProsperoHapticsCommandTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static var prospero: URL? {

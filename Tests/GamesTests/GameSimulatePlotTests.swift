@@ -6,7 +6,7 @@ import Testing
 
 /// `prospero game simulate --plot`: the session's picture with its touches and haptic events, as SVG
 /// (parsed by Python's XML parser) and PNG (decoded by Pillow, an independent decoder).
-@Suite struct GameSimulatePlotTests {
+@Suite(.ownThread) struct GameSimulatePlotTests {
     typealias CLI = ProsperoHapticsCommandTests
 
     @Test func thePictureShowsEveryTouchAndHapticEventAtItsTime() throws {

@@ -3,7 +3,7 @@ import Haptics
 import ProsperoTestSupport
 import Testing
 
-@Suite struct AHAPTests {
+@Suite(.ownThread) struct AHAPTests {
     /// haptics.md §1's minimal example, verbatim.
     static let example = """
     {"Version":1.0,"Metadata":{"Project":"demo"},"Pattern":[

@@ -6,7 +6,7 @@ import ProsperoTestSupport
 import Synchronization
 import Testing
 
-@Suite struct EvdevRumbleTests {
+@Suite(.ownThread) struct EvdevRumbleTests {
     @Test func missingDevicesSayWhatIsWrong() {
         #expect(throws: EvdevRumbleError(device: "/dev/input/no-such-event", .cannotOpen(errno: 2))) {
             try EvdevRumblePlayer(path: "/dev/input/no-such-event")

@@ -4,7 +4,7 @@ import ProsperoTestSupport
 import Testing
 
 /// `prospero hecate` and `prospero demo` as a user runs them.
-@Suite struct HecateCommandTests {
+@Suite(.ownThread) struct HecateCommandTests {
     /// The `prospero` executable built next to this test bundle.
     static var prospero: URL? { TestPeers.prospero }
 

@@ -7,7 +7,7 @@ import ProsperoTestSupport
 import Testing
 
 /// Hostile recordings end within seconds: a long gap costs O(1), a long take is refused before rendering.
-@Suite struct HecateRecordingRenderTests {
+@Suite(.ownThread) struct HecateRecordingRenderTests {
     static let gapRecording = Recording(frames: [HecatePerformanceTests.face(0, [.jawOpen: 0.5]), .ended(.face, timestamp: 0.1),
                                                  HecatePerformanceTests.face(1e9, [.jawOpen: 0.5])])
 

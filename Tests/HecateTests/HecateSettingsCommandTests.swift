@@ -7,7 +7,7 @@ import Testing
 /// the command line override them, `--save-settings` writes what was in effect, and a broken file
 /// gives the defaults with a warning (the file kept aside). XDG_CONFIG_HOME points at a temporary
 /// directory, so the user's own settings never take part.
-@Suite("prospero hecate with a settings file", .serialized)
+@Suite("prospero hecate with a settings file", .serialized, .ownThread)
 struct HecateSettingsCommandTests {
     struct Run {
         var status: Int32

@@ -1,9 +1,10 @@
 import Foundation
 import HiSynth
+import ProsperoTestSupport
 import Testing
 
 /// `prospero hisynth presets` and `prospero hisynth preset …` as a user runs them.
-@Suite struct HiSynthCommandTests {
+@Suite(.ownThread) struct HiSynthCommandTests {
     /// The `prospero` executable built next to this test bundle.
     static var prospero: URL? {
         let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()

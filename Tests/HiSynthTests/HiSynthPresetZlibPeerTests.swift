@@ -6,7 +6,7 @@ import Testing
 /// Python's zlib and base64 as the independent peer of the codec: Python inflates our strings,
 /// reads the payloads from the spec's byte layout (its own decoder, written from spec §2) and
 /// re-deflates them with level 5, windowBits −15, memLevel 8; and it builds a deflate bomb.
-@Suite struct HiSynthPresetZlibPeerTests {
+@Suite(.ownThread) struct HiSynthPresetZlibPeerTests {
     static let python = TestPeers.executable("python3")
 
     static let decoder = #"""

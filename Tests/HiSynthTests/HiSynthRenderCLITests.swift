@@ -6,7 +6,7 @@ import Testing
 
 /// `prospero hisynth songs` and `prospero hisynth render` as a user runs them: the built binary next to
 /// the test bundle.
-@Suite("prospero hisynth render CLI")
+@Suite("prospero hisynth render CLI", .ownThread)
 struct HiSynthRenderCLITests {
     static var binary: URL? {
         let here = Bundle.main.bundleURL

@@ -8,7 +8,7 @@ import Touchstone
 
 /// The plugins in real hosts: lv2_validate, lv2ls/lv2info and the lilv test host (Fixtures/lv2host.c),
 /// against the bundles scripts/lv2-install made, with nothing of the Swift toolchain on the library path.
-@Suite(.serialized) struct LV2HostTests {
+@Suite(.serialized, .ownThread) struct LV2HostTests {
     static let uris = LV2Catalog.plugins.map { $0.info.uri }
     /// Block sizes the host cycles through: 1 to 8192 frames, sizes that split the engines' control runs.
     static let blocks = [1, 7, 64, 256, 1000, 8192, 333, 2, 4096, 129]

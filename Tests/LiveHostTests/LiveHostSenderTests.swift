@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 /// An instrument that keeps the frames with their sender, and Wekinator's controls.
+@Suite(.ownThread)
 final class SenderRecordingInstrument: LiveInstrument, @unchecked Sendable {
     let frames = Mutex<[(TrackingFrame, InputSender?)]>([])
     let controls = Mutex<[[Float]]>([])
@@ -20,6 +21,7 @@ final class SenderRecordingInstrument: LiveInstrument, @unchecked Sendable {
 }
 
 /// A sink that keeps what the host sends.
+@Suite(.ownThread)
 final class RecordingSink: DatagramSink, @unchecked Sendable {
     let sent = Mutex<[([UInt8], DatagramSender)]>([])
     func send(_ bytes: [UInt8], to destination: DatagramSender) -> Bool {
@@ -29,6 +31,7 @@ final class RecordingSink: DatagramSink, @unchecked Sendable {
 }
 
 /// A clock the test moves by hand.
+@Suite(.ownThread)
 final class ManualClock: @unchecked Sendable {
     let seconds = Mutex(0.0)
     func set(_ t: Double) { seconds.withLock { $0 = t } }
@@ -37,7 +40,7 @@ final class ManualClock: @unchecked Sendable {
 
 /// Every sender on the one input: each datagram's format is detected, decoded, counted per sender and
 /// handed to the instrument with its sender; malformed datagrams are counted, never fatal.
-@Suite struct LiveHostSenderTests {
+@Suite(.ownThread) struct LiveHostSenderTests {
     @Test func everySenderOnOnePortReachesTheInstrumentWithItsName() throws {
         let source = ScriptedSource()
         let instrument = SenderRecordingInstrument()

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 /// An instrument that keeps what the host gives it.
+@Suite(.ownThread)
 final class RecordingInstrument: LiveInstrument, @unchecked Sendable {
     let log = Mutex<[String]>([])
     let frames = Mutex<[(TrackingFrame, Double)]>([])
@@ -20,6 +21,7 @@ final class RecordingInstrument: LiveInstrument, @unchecked Sendable {
 }
 
 /// A source the test feeds by hand.
+@Suite(.ownThread)
 final class ScriptedSource: DatagramSource, @unchecked Sendable {
     let deliver = Mutex<(@Sendable (Datagram) -> Void)?>(nil)
     let closed = Atomic<Bool>(false)
@@ -32,7 +34,7 @@ final class ScriptedSource: DatagramSource, @unchecked Sendable {
     }
 }
 
-@Suite struct LiveHostTests {
+@Suite(.ownThread) struct LiveHostTests {
     /// `/prospero/touch slot x y pressure` (the native scheme's touch message).
     static func touch(_ slot: Int32, x: Float, y: Float) -> [UInt8] {
         try! OSCEncoder.encode(OSCMessage("/prospero/touch", [.int32(slot), .float32(x), .float32(y), .float32(0.5)]))

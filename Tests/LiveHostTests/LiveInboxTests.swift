@@ -1,7 +1,8 @@
 import LiveHost
+import ProsperoTestSupport
 import Testing
 
-@Suite struct LiveInboxTests {
+@Suite(.ownThread) struct LiveInboxTests {
     static func datagram(_ n: Int) -> Datagram {
         Datagram(bytes: [UInt8(n)], sender: DatagramSender(address: "127.0.0.1", port: 1), arrival: Double(n))
     }

@@ -12,7 +12,7 @@ import Testing
 /// keeps per-process globals, and this process's own clients belong to the dummy jackd tests. Nested in the
 /// serialized JACK suite, so no jackd test runs beside it.
 extension JACKClientTests {
-    @Suite("PipeWire", .serialized)
+    @Suite("PipeWire", .serialized, .ownThread)
     struct PipeWireTests {
         static var runnable: Bool {
             TestPeers.enabled(PipeWireTestSession.available && Peers.path(of: "jack_rec") != nil && JACKClientTests.prospero != nil)

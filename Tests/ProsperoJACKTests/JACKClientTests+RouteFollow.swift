@@ -10,7 +10,7 @@ extension JACKClientTests {
     /// the left output to it moves the route to Bluetooth (−14 dBFS); disconnecting it moves it back to the
     /// wired −10 dBFS. Connections are made and broken with `jack_connect` and `jack_disconnect`, as a
     /// patchbay (or PipeWire switching the default sink) would.
-    @Suite("Hecate follows the output route", .serialized)
+    @Suite("Hecate follows the output route", .serialized, .ownThread)
     struct RouteFollowTests {
         func tool(_ server: JACKTestServer, _ name: String, _ arguments: [String]) throws {
             let peer = try server.peer(name, arguments)

@@ -10,7 +10,7 @@ extension JACKClientTests {
     /// sink's alias (`jack_alias`) and connected to the studio's output (`jack_connect`) moves Hecate's route and
     /// limiter ceiling and the pages' audio status; disconnected (`jack_disconnect`), back to wired. And the latency
     /// the studio reports, on its JACK ports and to the pages, is the active instrument's.
-    @Suite("The studio follows JACK: output route and latency", .serialized)
+    @Suite("The studio follows JACK: output route and latency", .serialized, .ownThread)
     struct StudioRouteTests {
         /// A studio on `server` with a page's socket (subscribed to state and status).
         struct StudioUnderTest {

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import ProsperoJACK
 import Synchronization
+import ProsperoTestSupport
 import Testing
 
 /// Against real JACK: `jackd -d dummy` (a unique server per test) and jackd2's example clients.
@@ -11,7 +12,7 @@ import Testing
 /// keeps per-process client state (its table of client semaphores is indexed by a client's number on its
 /// server), and in-process clients of two servers at once collide there. A test run crashed inside libjack
 /// when the learn test's clients and the allocation test's ran side by side on two servers.
-@Suite(.serialized) struct JACKClientTests {
+@Suite(.serialized, .ownThread) struct JACKClientTests {
     /// Parses `jack_midi_dump -a` lines ("  22976: 90 3c 40 note on …").
     static func parseDump(_ text: String) -> [TimedMIDI] {
         text.split(separator: "\n").compactMap { line in

@@ -10,7 +10,7 @@ extension JACKClientTests {
     /// `--learn` on the live commands (`prospero hecate`, `prospero hisynth play`) on a dummy JACK server: a second
     /// client moves CC 74 on channel 2 into the session's `midi_in`; the command prints the binding, and
     /// `--save-settings` keeps it in the settings file (XDG_CONFIG_HOME in a temporary directory).
-    @Suite("prospero hecate --learn and hisynth play --learn over JACK", .serialized)
+    @Suite("prospero hecate --learn and hisynth play --learn over JACK", .serialized, .ownThread)
     struct JACKLearnCommandTests {
         /// What a learning run printed and saved.
         struct LearnRun {

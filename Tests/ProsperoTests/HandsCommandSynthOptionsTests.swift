@@ -5,7 +5,7 @@ import Testing
 
 /// `prospero hands` takes `prospero play`'s synth options: a recording rendered offline through the
 /// built-in synth hears them, and its `--bend-range` reaches router and synth alike.
-@Suite struct HandsCommandSynthOptionsTests {
+@Suite(.ownThread) struct HandsCommandSynthOptionsTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

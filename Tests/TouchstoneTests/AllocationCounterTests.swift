@@ -1,8 +1,9 @@
 import AllocationCounting
 import Foundation
+import ProsperoTestSupport
 import Testing
 
-@Suite(.enabled(if: !AllocationCounter.isDisabledBySanitizer, "malloc interposition is compiled out under sanitizers"))
+@Suite(.enabled(if: !AllocationCounter.isDisabledBySanitizer, "malloc interposition is compiled out under sanitizers"), .ownThread)
 struct AllocationCounterTests {
     @Test func interposerIsActive() {
         #expect(AllocationCounter.isAvailable, "malloc interposition must be linked into the test executable")

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
+import ProsperoTestSupport
 import Testing
 import Touchstone
 
-@Suite struct SPSCRingBufferTests {
+@Suite(.ownThread) struct SPSCRingBufferTests {
     @Test func capacityRoundsUpToAPowerOfTwo() {
         #expect(SPSCRingBuffer<Int>(minimumCapacity: 1).capacity == 2)
         #expect(SPSCRingBuffer<Int>(minimumCapacity: 200).capacity == 256)
@@ -106,7 +107,7 @@ import Touchstone
     }
 }
 
-@Suite struct SampleRingBufferTests {
+@Suite(.ownThread) struct SampleRingBufferTests {
     @Test func readsTheLatestSamplesOldestFirst() {
         let ring = SampleRingBuffer(minimumCapacity: 64)
         #expect(ring.capacity == 64)

@@ -3,7 +3,7 @@ import ProsperoTestSupport
 import Testing
 import Touchstone
 
-@Suite struct StateVariableFilterTests {
+@Suite(.ownThread) struct StateVariableFilterTests {
     static let sampleRate = 48_000.0
     static let spec = ProcessSpec(sampleRate: sampleRate, maximumBlockSize: 256)
 

@@ -1,9 +1,10 @@
 import Foundation
 import Studio
 import Synchronization
+import ProsperoTestSupport
 import Testing
 
-@Suite("Studio binary fan-out")
+@Suite("Studio binary fan-out", .ownThread)
 struct StudioFanOutTests {
     @Test("binary frames reach the subscribed connected clients without the session's lock (sent while another thread holds it)")
     func withoutTheLock() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The QR encoder against python-qrcode (PyPI), module for module, for every mask and versions 2…10.
 /// (segno is not used as the reference: it adds a zero pad byte when the terminator already ends on a
 /// codeword boundary, which ISO/IEC 18004 7.4.10 does not; both read back the same text.)
-@Suite("Studio QR code")
+@Suite("Studio QR code", .ownThread)
 struct StudioQRCodeTests {
     static let texts = [
         "http://127.0.0.1:8080/",

@@ -1,8 +1,9 @@
 import Studio
+import ProsperoTestSupport
 import Testing
 
 /// The browser-audio render clock driven by a fake clock: the loop sleeps exactly as long as it is told.
-@Suite("Studio render clock")
+@Suite("Studio render clock", .ownThread)
 struct StudioRenderClockTests {
     /// Runs the render loop from `start` for `seconds` of fake time; the clock after it.
     func run(_ clock: inout StudioRenderClock, from start: Double, seconds: Double) {
