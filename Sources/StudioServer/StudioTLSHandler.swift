@@ -101,7 +101,7 @@ final class StudioTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(mode: mode, promise: promise)
             return
         }
-        context.writeAndFlush(wrapOutboundOut(notify)).whenComplete { _ in context.close(mode: mode, promise: promise) }
+        context.writeAndFlush(wrapOutboundOut(notify)).assumeIsolated().whenComplete { _ in context.close(mode: mode, promise: promise) }
     }
 
     /// Every record OpenSSL can decrypt now goes up the pipeline; close_notify or a protocol error ends the connection.
@@ -187,7 +187,7 @@ final class StudioTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func fail(context: ChannelHandlerContext) {
         closing = true
         if let records = takeOutput(context: context) {
-            context.writeAndFlush(wrapOutboundOut(records)).whenComplete { _ in context.close(promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(records)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         } else {
             context.close(promise: nil)
         }
