@@ -102,6 +102,26 @@ public enum TestPeers {
         return try finish(process, path, arguments)
     }
 
+    /// Kills `pid` and every process below it (SIGKILL; children first, found through /proc's parent ids).
+    public static func killTree(_ pid: Int32) {
+        var children: [Int32: [Int32]] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let child = Int32(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // "pid (comm) state ppid …": the command may hold spaces and parentheses, so read after the last ')'.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = Int32(fields[1]) { children[parent, default: []].append(child) }
+        }
+        var order: [Int32] = []
+        var queue = [pid]
+        while let next = queue.popLast() {
+            order.append(next)
+            queue += children[next] ?? []
+        }
+        for victim in order.reversed() { kill(victim, SIGKILL) }
+    }
+
     private static let pythonModules = Mutex<[String: Bool]>([:])
 
     private static func start(_ path: String, _ arguments: [String]) throws -> Process {
@@ -122,7 +142,9 @@ public enum TestPeers {
         let log = logs.withLock { $0.removeValue(forKey: ObjectIdentifier(process)) }
         defer { if let log { try? FileManager.default.removeItem(at: log) } }
         if process.isRunning {
-            kill(pid, SIGKILL)
+            // The whole tree: a browser script's chromedriver and Chromium outlive a killed Python and kept
+            // both cores busy for the rest of the run.
+            killTree(pid)
             process.waitUntilExit()
             throw TimedOut(pid: pid, command: ([path] + arguments).joined(separator: " "))
         }
