@@ -236,9 +236,10 @@ let package = Package(
 
 // The test targets compile without optimisation even in a release build: optimising them was a third of a fresh
 // build's compiler time (692 s of CPU of 2 072, `scripts/build-times`), and what they test (the modules above,
-// the executables they start) stays optimised. Three test targets stay optimised: their allocation tests count the
-// test's own loop around the engine too, and unoptimised that loop allocated (9 to 27 times) where the engine does not.
-let optimisedTestTargets: Set = ["HecateTests", "HiSynthTests", "GamesTests"]
+// the executables they start) stays optimised. The DSP test targets stay optimised: their reference implementations
+// and property tests render minutes of audio in the test's own code, and their allocation tests count the test's
+// own loop around the engine too (unoptimised, that loop allocated 9 to 27 times where the engine does not).
+let optimisedTestTargets: Set = ["TouchstoneTests", "ArielTests", "OberonTests", "HecateTests", "HiSynthTests", "GamesTests"]
 for target in package.targets where target.type == .test && !optimisedTestTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 }
