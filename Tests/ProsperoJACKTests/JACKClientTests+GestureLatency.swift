@@ -169,7 +169,7 @@ extension JACKClientTests {
             }
             let xrunsBefore = probe.xruns.load(ordering: .relaxed)
             _ = probe.takeCadenceSpread()
-            let waitBefore = RunQueueWait.total(measured)
+            let waitBefore = RunQueueWait.snapshot(measured)
             let onsetIndex = probe.onsetCount.load(ordering: .acquiring)
             let notesSent = notes.sentCount.load(ordering: .acquiring)
             var sendFrame = probe.frameTimeNow
@@ -191,7 +191,7 @@ extension JACKClientTests {
             }
             let cadence = probe.takeCadenceSpread()
             var waited = 0
-            if let before = waitBefore, let after = RunQueueWait.total(measured) { waited = after - before }
+            if let before = waitBefore, let since = RunQueueWait.waited(measured, since: before) { waited = since }
             pending = (frames: Int(Int32(bitPattern: probe.recordedOnsets[onsetIndex] &- sendFrame)), xrunsBefore: xrunsBefore,
                        quiet: waited <= periodMicroseconds * 1_000 && stampToSend <= 48 && cadence <= periodMicroseconds)
             usleep(30_000)

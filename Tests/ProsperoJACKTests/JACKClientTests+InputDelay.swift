@@ -131,7 +131,7 @@ extension JACKClientTests {
             judge()
             let xrunsBefore = probe.xruns.load(ordering: .relaxed)
             _ = probe.takeCadenceSpread()
-            let waitBefore = RunQueueWait.total(measured)
+            let waitBefore = RunQueueWait.snapshot(measured)
             let seen = handler.host.timedEventCount
             _ = sender.send(face(Float.random(in: 0.2...0.9)), port: port)
             sent += 1
@@ -143,7 +143,7 @@ extension JACKClientTests {
             }
             let margin = handler.host.latestTimingMargin
             var waited = 0
-            if let before = waitBefore, let after = RunQueueWait.total(measured) { waited = after - before }
+            if let before = waitBefore, let since = RunQueueWait.waited(measured, since: before) { waited = since }
             usleep(UInt32(2 * periodMicroseconds))  // the periods around its due frame pass
             let cadence = probe.takeCadenceSpread()
             samples.append((delayFrames - margin, waited, cadence))

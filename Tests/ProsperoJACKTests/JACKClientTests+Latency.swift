@@ -132,7 +132,7 @@ extension JACKClientTests {
             usleep(UInt32.random(in: 0..<6_000))  // send at any phase of the period
             let xrunsBefore = probe.xruns.load(ordering: .relaxed)
             _ = probe.takeCadenceSpread()
-            let waitBefore = RunQueueWait.total(measured)
+            let waitBefore = RunQueueWait.snapshot(measured)
             let onsetIndex = probe.onsetCount.load(ordering: .acquiring)
             let noteIndex = probe.noteOnCount.load(ordering: .acquiring)
             let sendFrame = probe.frameTimeNow
@@ -152,7 +152,7 @@ extension JACKClientTests {
             }
             let cadence = probe.takeCadenceSpread()
             var waited = 0  // without schedstat, only xruns tell
-            if let before = waitBefore, let after = RunQueueWait.total(measured) { waited = after - before }
+            if let before = waitBefore, let since = RunQueueWait.waited(measured, since: before) { waited = since }
             pending = (audio: Int(Int32(bitPattern: probe.recordedOnsets[onsetIndex] &- sendFrame)),
                        midi: subject.measuresMIDI ? Int(Int32(bitPattern: probe.recordedNoteOns[noteIndex] &- sendFrame)) : 0,
                        xrunsBefore: xrunsBefore, quiet: waited <= periodMicroseconds * 1_000 && stampToSend <= 48 && cadence <= periodMicroseconds)
