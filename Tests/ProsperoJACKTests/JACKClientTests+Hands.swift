@@ -75,7 +75,9 @@ extension JACKClientTests {
         }
         for m in performer.stop(at: MonotonicClock.now()) { sent.append(m.message.shortMessage!); handler.send(m.message.shortMessage!) }
         try waitUntil("the sender to exit") { !sender.process.isRunning }
-        usleep(100_000)  // a few periods for the ring to drain
+        // A few periods for the ring to drain, counted in periods: on a busy machine 100 ms were not enough.
+        let periods = client.statistics.periods
+        try waitUntil("four periods after the last message", timeout: .seconds(10)) { client.statistics.periods >= periods + 4 }
         client.close()
         try receiver.close().wait()
         usleep(300_000)

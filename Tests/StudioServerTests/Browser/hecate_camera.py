@@ -146,7 +146,8 @@ try:
         print(f"camera: latency sent -> applied: median {median:.1f} ms, p95 {p95:.1f} ms (server received -> applied: median "
               f"{server_median:.1f} ms, p95 {server_p95:.1f} ms) over {lat.get_attribute('data-count')} faces; "
               f"{sent} frames sent, {lat.get_attribute('data-dropped')} dropped; readout: {lat.text!r}", flush=True)
-        if not (0 <= server_median <= median + 1):
+        # Medians of two sets of frames: on a busy machine they differ by a few per cent (hands_camera.py).
+        if not (0 <= server_median <= median * 1.1 + 2):
             fail(f"the server's share {server_median} ms exceeds the whole latency {median} ms")
         driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
         time.sleep(0.5)
