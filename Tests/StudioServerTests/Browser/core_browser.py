@@ -54,11 +54,30 @@ def by_testid(driver, testid):
     return driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
 
 
-def wait_for(condition, timeout=10.0, what="condition"):
-    """Polls `condition()` until it is truthy; returns its value or fails."""
-    deadline = time.monotonic() + timeout
+def cpu_stall_seconds():
+    """Seconds so far in which some task waited for a CPU (Linux pressure stall information, /proc/pressure/cpu
+    "some"); None where the kernel has none."""
+    try:
+        with open("/proc/pressure/cpu") as f:
+            some = f.readline().split()
+        return int(some[4].split("=")[1]) / 1e6
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def wait_for(condition, timeout=10.0, what="condition", machine_time=False):
+    """Polls `condition()` until it is truthy; returns its value or fails.
+
+    With `machine_time`, `timeout` counts only the time the machine gave: the deadline moves on by every second in
+    which some task waited for a CPU (pressure stall information), up to twelve times `timeout`. On a quiet machine
+    that is the plain timeout; on a busy one a figure such as "the face within 5 s" is judged on the time the work
+    had, not on the time a build beside it took."""
+    start = time.monotonic()
+    stalled = cpu_stall_seconds() if machine_time else None
+    deadline = start + timeout
     last = None
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline or (
+            stalled is not None and time.monotonic() < min(start + 12 * timeout, deadline + cpu_stall_seconds() - stalled)):
         try:
             last = condition()
             if last:

@@ -108,7 +108,7 @@ try:
         by_testid(driver, "camera-toggle").click()
         clicked = time.monotonic()
         try:
-            wait_for(lambda: js(driver, "window.handsCamera.last?.hands?.length ?? 0") > 0, timeout=5, what="the hand found within 5 s")
+            wait_for(lambda: js(driver, "window.handsCamera.last?.hands?.length ?? 0") > 0, timeout=5, what="the hand found within 5 s", machine_time=True)
         except SystemExit:
             print("camera: the page's camera after 5 s:", js(driver,
                   "(c => ({state: c.state, status: c.els.status.textContent, sent: c.sent, skipped: c.skipped, "

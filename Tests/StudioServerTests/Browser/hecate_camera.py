@@ -98,7 +98,7 @@ try:
         by_testid(driver, "camera-toggle").click()
         clicked = time.monotonic()
         try:
-            wait_for(lambda: last(driver, "c.last.face === true"), timeout=5, what="the face found within 5 s")
+            wait_for(lambda: last(driver, "c.last.face === true"), timeout=5, what="the face found within 5 s", machine_time=True)
         except SystemExit:
             print("camera: the page's camera after 5 s:", driver.execute_script(
                 "const c = window.hecateCamera; return {state: c.state, status: c.els.status.textContent, sent: c.sent, "
