@@ -65,19 +65,31 @@ def cpu_stall_seconds():
         return None
 
 
-def wait_for(condition, timeout=10.0, what="condition", machine_time=False):
-    """Polls `condition()` until it is truthy; returns its value or fails.
+class MachineDeadline:
+    """`seconds` of the time the machine gave: the deadline moves on by every second in which some task waited for a
+    CPU (pressure stall information), up to twelve times `seconds`. On a quiet machine it is the plain deadline; on a
+    busy one a figure such as "the face within 5 s" is judged on the time the work had, not on the time a build beside
+    it took."""
 
-    With `machine_time`, `timeout` counts only the time the machine gave: the deadline moves on by every second in
-    which some task waited for a CPU (pressure stall information), up to twelve times `timeout`. On a quiet machine
-    that is the plain timeout; on a busy one a figure such as "the face within 5 s" is judged on the time the work
-    had, not on the time a build beside it took."""
-    start = time.monotonic()
-    stalled = cpu_stall_seconds() if machine_time else None
-    deadline = start + timeout
+    def __init__(self, seconds):
+        self.start, self.seconds, self.stalled = time.monotonic(), seconds, cpu_stall_seconds()
+
+    def expired(self):
+        now = time.monotonic()
+        if now < self.start + self.seconds:
+            return False
+        if self.stalled is None:
+            return True
+        return now >= min(self.start + 12 * self.seconds, self.start + self.seconds + cpu_stall_seconds() - self.stalled)
+
+
+def wait_for(condition, timeout=10.0, what="condition", machine_time=False):
+    """Polls `condition()` until it is truthy; returns its value or fails. With `machine_time`, `timeout` is a
+    ``MachineDeadline``."""
+    deadline = MachineDeadline(timeout) if machine_time else None
+    end = time.monotonic() + timeout
     last = None
-    while time.monotonic() < deadline or (
-            stalled is not None and time.monotonic() < min(start + 12 * timeout, deadline + cpu_stall_seconds() - stalled)):
+    while (not deadline.expired()) if deadline else (time.monotonic() < end):
         try:
             last = condition()
             if last:

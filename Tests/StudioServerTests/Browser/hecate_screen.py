@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 
-from core_browser import studio_browser, console_errors, by_testid, wait_for, fail
+from core_browser import MachineDeadline, studio_browser, console_errors, by_testid, wait_for, fail
 from pythonosc.osc_bundle_builder import OscBundleBuilder, IMMEDIATELY
 from pythonosc.osc_message_builder import OscMessageBuilder
 from pythonosc.udp_client import SimpleUDPClient
@@ -115,8 +115,8 @@ with studio_browser() as driver:
     # its pulse brightens on each quarter-note beat and fades over it.
     wait_for(lambda: by_testid(driver, "beat-indicator").get_attribute("data-shows") == "tempo", what="the beat indicator on the tempo")
     seen = set()
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline and (len(seen) < 4 or max(seen) < 0.7 or min(seen) > 0.4):
+    deadline = MachineDeadline(3)  # a busy machine reads the opacity only a few times in 3 s of wall time
+    while not deadline.expired() and (len(seen) < 4 or max(seen) < 0.7 or min(seen) > 0.4):
         seen.add(float(driver.execute_script("return getComputedStyle(document.querySelector('#beat .pulse')).opacity")))
         time.sleep(0.05)
     if len(seen) < 4 or max(seen) < 0.7 or min(seen) > 0.4:
