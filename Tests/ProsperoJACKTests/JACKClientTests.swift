@@ -65,23 +65,22 @@ import Testing
 
     /// ``firstUndisturbed(_:attempts:_:_:)`` for runs of a command started with `--callback-timing`: when every
     /// run was disturbed and the command's own account says that none of its xruns came from its callback
-    /// (``xrunsOfOurs(in:)`` of each run's output is 0), the machine's load was the whole story and the test ends
+    /// (``xrunTally(in:)`` of the runs' output, ``tooFewUndisturbed(_:xruns:sourceLocation:)``), the machine's load was the whole story and the test ends
     /// as cancelled, saying so; an xrun of ours, or a run without the account, is a failure.
     static func firstUndisturbed<Run>(
         _ name: String, attempts: Int, _ run: () throws -> Run, _ isDisturbed: (Run) -> Bool, output: (Run) -> String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Run? {
-        var ours: Int? = 0
+        var xruns: XrunTally? = XrunTally(ours: 0, all: 0)
         for attempt in 1...attempts {
             let result = try run()
             if !isDisturbed(result) {
                 if attempt > 1 { print("\(name): \(attempt - 1) disturbed run(s) made again") }
                 return result
             }
-            let these = xrunsOfOurs(in: output(result))
-            ours = ours.flatMap { sum in these.map { sum + $0 } }
+            xruns = sum(xruns, xrunTally(in: output(result)))
         }
-        try tooFewUndisturbed("\(name): all \(attempts) runs were disturbed by the machine's load", xrunsOfOurs: ours,
+        try tooFewUndisturbed("\(name): all \(attempts) runs were disturbed by the machine's load", xruns: xruns,
                               sourceLocation: sourceLocation)
         return nil
     }

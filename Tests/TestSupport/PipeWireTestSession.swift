@@ -168,15 +168,17 @@ public final class PipeWireTestSession: @unchecked Sendable {
         return (process, log)
     }
 
-    /// `pw-jack TOOL ARGUMENTS` to its end (killed by pid after `timeout`).
+    /// `pw-jack TOOL ARGUMENTS` to its end (killed by pid after `timeout` seconds of machine time, ``MachineDeadline``).
     public func run(_ tool: String, _ arguments: [String], timeout: Double = 30) throws -> TestPeers.Finished {
         let (process, log) = try start(tool, arguments)
         defer { try? FileManager.default.removeItem(at: log) }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
+        let deadline = MachineDeadline(seconds: timeout)
+        while process.isRunning && !deadline.expired { usleep(5_000) }
         if process.isRunning {
             Self.stop(process, signal: SIGKILL)
-            throw TestPeers.TimedOut(pid: process.processIdentifier, command: ([tool] + arguments).joined(separator: " "))
+            let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw TestPeers.TimedOut(pid: process.processIdentifier, command: ([tool] + arguments).joined(separator: " "),
+                                     timeout: timeout, ran: deadline.elapsed, output: String(printed.suffix(4_000)))
         }
         return TestPeers.Finished(status: process.terminationStatus, output: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }

@@ -80,26 +80,35 @@ public enum TestPeers {
     public struct TimedOut: Error, CustomStringConvertible {
         public var pid: Int32
         public var command: String
-        public var description: String { "process \(pid) (\(command)) did not finish in time and was killed" }
+        /// The seconds it was given and the seconds it ran (more on a busy machine: see ``MachineDeadline``).
+        public var timeout: Double, ran: Double
+        /// The end of what it printed before it was killed (where it was stuck).
+        public var output: String
+        public var description: String {
+            "process \(pid) (\(command)) did not finish in time (\(Int(timeout)) s of machine time, \(Int(ran)) s of wall time) "
+                + "and was killed; its output ended:\n\(output)"
+        }
     }
 
     /// Runs `tool` (a name on PATH or a path) and waits for that pid with a deadline, polling with
-    /// `Task.sleep` so no thread of the cooperative pool is blocked; kills it by pid if it is late.
+    /// `Task.sleep` so no thread of the cooperative pool is blocked; kills it by pid if it is late. The
+    /// deadline is `timeout` seconds of the time the machine gave (``MachineDeadline``, at most 4× on a busy
+    /// machine): a guard against a hung peer, not a measurement.
     public static func run(_ tool: String, _ arguments: [String], timeout: Double = 60) async throws -> Finished {
         let path = try require(tool.hasPrefix("/") ? tool : executable(tool), tool)
         let process = try start(path, arguments)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        return try finish(process, path, arguments)
+        let deadline = MachineDeadline(seconds: timeout)
+        while process.isRunning && !deadline.expired { try await Task.sleep(for: .milliseconds(5)) }
+        return try finish(process, path, arguments, deadline: deadline)
     }
 
     /// The same, blocking the calling thread (for synchronous tests and one-off probes).
     public static func runBlocking(_ tool: String, _ arguments: [String], timeout: Double = 60) throws -> Finished {
         let path = try require(tool.hasPrefix("/") ? tool : executable(tool), tool)
         let process = try start(path, arguments)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        return try finish(process, path, arguments)
+        let deadline = MachineDeadline(seconds: timeout)
+        while process.isRunning && !deadline.expired { usleep(5_000) }
+        return try finish(process, path, arguments, deadline: deadline)
     }
 
     /// Kills `pid` and every process below it (SIGKILL; children first, found through /proc's parent ids).
@@ -137,7 +146,7 @@ public enum TestPeers {
 
     private static let logs = Mutex<[ObjectIdentifier: URL]>([:])
 
-    private static func finish(_ process: Process, _ path: String, _ arguments: [String]) throws -> Finished {
+    private static func finish(_ process: Process, _ path: String, _ arguments: [String], deadline: MachineDeadline) throws -> Finished {
         let pid = process.processIdentifier
         let log = logs.withLock { $0.removeValue(forKey: ObjectIdentifier(process)) }
         defer { if let log { try? FileManager.default.removeItem(at: log) } }
@@ -146,7 +155,9 @@ public enum TestPeers {
             // both cores busy for the rest of the run.
             killTree(pid)
             process.waitUntilExit()
-            throw TimedOut(pid: pid, command: ([path] + arguments).joined(separator: " "))
+            let printed = log.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
+            throw TimedOut(pid: pid, command: ([path] + arguments).joined(separator: " "), timeout: deadline.seconds,
+                           ran: deadline.elapsed, output: String(printed.suffix(4_000)))
         }
         process.waitUntilExit()
         let output = log.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
