@@ -199,10 +199,15 @@ public final class JACKClient: @unchecked Sendable {
         return finalPeriodRan
     }
 
-    /// Stops (see ``stop(timeout:)``) and closes the client. Idempotent.
-    public func close() {
+    /// Stops (see ``stop(timeout:)``) and closes the client. Idempotent. After the server's shutdown the close
+    /// waits a bounded time (``JACKConnection/closeAfterServerShutdown()``); false when libjack did not return,
+    /// after which no client can open in this process (``JACKError/libraryWedged(detail:)``).
+    @discardableResult
+    public func close() -> Bool {
         if isActive { stop() }
+        if isServerGone { return connection.closeAfterServerShutdown() }
         connection.close()
+        return true
     }
 
     /// Connects two ports by full name (output → input). Connecting a connected pair succeeds.

@@ -1,4 +1,5 @@
 import CJACKLoader
+import Dispatch
 
 /// An open libjack client handle and the queries every client can make.
 /// Not thread-safe: use from one thread at a time. A process should talk to one JACK server at a time:
@@ -42,6 +43,31 @@ package final class JACKConnection {
         guard !isClosed else { return }
         isClosed = true
         _ = pj_jack_client_close(handle)
+    }
+
+    /// How long a close after the server's shutdown may take before libjack counts as stuck.
+    package static let closeAfterShutdownLimit: Double = 3
+
+    /// Closes the client after its server shut down, on a thread of its own, waiting at most
+    /// ``closeAfterShutdownLimit`` seconds. libjack 1.9 can deadlock here (jack2 issue #395: seen on this
+    /// project's busy 2-core VM when jackd got SIGTERM, the close waiting for a lock its own client thread left
+    /// held); the session must end all the same. Returns false when the close did not return: the thread and
+    /// the handle are left behind, and ``JACKLibrary`` refuses every later open (which would block on libjack's
+    /// global lock) with ``JACKError/libraryWedged(detail:)``.
+    package func closeAfterServerShutdown() -> Bool {
+        guard !isClosed else { return true }
+        isClosed = true
+        let handle = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(self.handle)))
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = pj_jack_client_close(OpaquePointer(bitPattern: handle))
+            done.signal()
+        }
+        if done.wait(timeout: .now() + Self.closeAfterShutdownLimit) == .success { return true }
+        JACKLibrary.wedged.withLock {
+            $0 = $0 ?? "closing client \"\(name)\" after the server's shutdown did not return within \(Int(Self.closeAfterShutdownLimit)) s"
+        }
+        return false
     }
 
     package var sampleRate: Int { Int(pj_jack_get_sample_rate(handle)) }

@@ -18,6 +18,9 @@ public enum JACKError: Error, Equatable, Sendable, CustomStringConvertible {
     case connectionFailed(source: String, destination: String, code: Int32)
     /// The server went away while the client was running.
     case serverShutDown(reason: String)
+    /// libjack stopped answering in this process: closing a client after its server shut down did not return
+    /// (`detail` says which). Its lock stays held, so no client can open in this process again.
+    case libraryWedged(detail: String)
 
     static let remedy = """
         Start a JACK server first, e.g. `jackd -d alsa` (sound card) or `jackd -d dummy` (no hardware), \
@@ -50,6 +53,9 @@ public enum JACKError: Error, Equatable, Sendable, CustomStringConvertible {
             return "JACK could not connect \(source) → \(destination) (error \(code))."
         case .serverShutDown(let reason):
             return "The JACK server shut down: \(reason)"
+        case .libraryWedged(let detail):
+            return "libjack is stuck in this process (\(detail)): a deadlock inside libjack after a server shutdown "
+                + "(jack2 issue #395). Start prospero again to reconnect."
         }
     }
 }

@@ -166,8 +166,15 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
                     }
                     log("JACK server shut down: \(reason)")
                     inputClock?.detach()
-                    current.close()
+                    let closed = current.close()
                     client = nil
+                    if !closed {
+                        // libjack's global lock stays held: a reconnect would block for good, so the session ends.
+                        let stuck = JACKError.libraryWedged(detail: "the client's close after the shutdown did not return").description
+                        log("warning: \(stuck)")
+                        stop.request(.failed("the JACK server shut down (\(reason)); \(stuck)"))
+                        return .serverShutDown(reason: reason)
+                    }
                     guard options.reconnect else {
                         stop.request(.failed("the JACK server shut down (\(reason))"))
                         return .serverShutDown(reason: reason)

@@ -103,6 +103,18 @@ final class ScriptedSource: DatagramSource, @unchecked Sendable {
         #expect(instrument.frames.withLock { $0.count } == 1)
     }
 
+    /// The socket asks for a receive buffer of over a second of a Face Cap stream, and gets what the kernel allows
+    /// (`net.core.rmem_max`; Linux reports twice the granted size).
+    @Test func theSocketAsksForALargeReceiveBuffer() throws {
+        let source = UDPDatagramSource(host: "127.0.0.1", port: 0)
+        try source.start { _ in }
+        defer { source.close() }
+        let limit = (try? String(contentsOfFile: "/proc/sys/net/core/rmem_max", encoding: .utf8))
+            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 212_992
+        let expected = 2 * min(UDPDatagramSource.requestedReceiveBuffer, limit)
+        #expect(source.receiveBufferBytes == expected, "granted \(source.receiveBufferBytes) bytes; rmem_max \(limit)")
+    }
+
     /// The input queue keeps the newest datagrams when the loop falls behind, and the status counts the rest.
     @Test func aFloodBeyondTheInboxIsCountedAsDropped() throws {
         let source = ScriptedSource()

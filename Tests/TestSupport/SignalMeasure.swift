@@ -34,4 +34,27 @@ public enum SignalMeasure {
         for i in range ?? signal.indices { p = max(p, abs(signal[i])) }
         return p
     }
+
+    /// The longest stretch of `signal[start...]` with no dropout in it: a dropout is `gap` or more consecutive
+    /// samples at or below `floor` in magnitude (a sound server that missed a cycle writes silence there; a tone
+    /// of a few hundred hertz at any audible level never stays that low for 24 samples at 48 kHz).
+    public static func longestUnbroken(_ signal: [Float], from start: Int = 0, gap: Int = 24, floor: Float = 1e-4) -> Range<Int> {
+        var best = start..<start
+        var runStart = start, quiet = 0
+        for i in start..<max(start, signal.count) {
+            if abs(signal[i]) <= floor {
+                quiet += 1
+                if quiet == gap {
+                    let end = i + 1 - gap
+                    if end - runStart > best.count { best = runStart..<end }
+                }
+            } else {
+                if quiet >= gap { runStart = i }
+                quiet = 0
+            }
+        }
+        let end = quiet >= gap ? signal.count - quiet : signal.count
+        if end - runStart > best.count { best = runStart..<end }
+        return best
+    }
 }
