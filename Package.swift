@@ -240,6 +240,10 @@ let package = Package(
 // and property tests render minutes of audio in the test's own code, and their allocation tests count the test's
 // own loop around the engine too (unoptimised, that loop allocated 9 to 27 times where the engine does not).
 let optimisedTestTargets: Set = ["TouchstoneTests", "ArielTests", "OberonTests", "HecateTests", "HiSynthTests", "GamesTests"]
+let dspTargets: Set = ["Touchstone", "Ariel", "Hecate", "HiSynth"]
+for target in package.targets where dspTargets.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+}
 for target in package.targets where target.type == .test && !optimisedTestTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 }

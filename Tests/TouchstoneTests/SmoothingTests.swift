@@ -88,6 +88,31 @@ import Touchstone
         #expect(abs(l.current - 850) < 0.01)
     }
 
+    /// `nextFour()` against four calls of `next()`, bit for bit, in every style: ramps of 1 to 17 samples (so a
+    /// ramp ends on every lane of a four-sample step), retargeted mid-ramp, and settled.
+    @Test func nextFourEqualsFourCallsOfNext() {
+        for style in SmoothingStyle.allCases {
+            for rampSamples in 1...17 {
+                var four = SmoothedParameter(initialValue: 3, style: style, rampTime: Double(rampSamples) / 48_000)
+                four.prepare(sampleRate: 48_000)
+                var single = four
+                let targets: [Float] = [440, 0.25, 7_000, 7_000, 19.5]
+                for round in 0..<40 {
+                    if round % 3 == 0 {
+                        four.setTarget(targets[round / 3 % targets.count])
+                        single.setTarget(targets[round / 3 % targets.count])
+                    }
+                    let values = four.nextFour()
+                    for lane in 0..<4 {
+                        let expected = single.next()
+                        #expect(values[lane].bitPattern == expected.bitPattern, "\(style), \(rampSamples) samples, round \(round), lane \(lane)")
+                    }
+                    #expect(four == single, "\(style), \(rampSamples) samples, round \(round)")
+                }
+            }
+        }
+    }
+
     @Test func retargetingMidRampIsContinuousAndSkipMatchesNext() {
         for style in SmoothingStyle.allCases {
             var a = SmoothedParameter(initialValue: 1, style: style, rampTime: 0.02)

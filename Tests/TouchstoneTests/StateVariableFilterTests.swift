@@ -234,6 +234,58 @@ import Touchstone
         }
     }
 
+    /// The gliding block path (four samples' coefficients at a time in vector lanes) against the per-sample
+    /// path it stands in for (`processSample`), bit for bit: cutoff and Q gliding together and alone, glides
+    /// ending inside four samples, blocks of odd lengths, targets beyond both cutoff clamps, and new targets
+    /// set between blocks while a glide runs.
+    @Test func glidingBlockPathMatchesPerSamplePath() {
+        glidingBlockPathMatchesPerSamplePath(.lowPass, LowPassResponse.self)
+        glidingBlockPathMatchesPerSamplePath(.highPass, HighPassResponse.self)
+        glidingBlockPathMatchesPerSamplePath(.bandPass, BandPassResponse.self)
+        glidingBlockPathMatchesPerSamplePath(.bandPassNormalized, NormalizedBandPassResponse.self)
+        glidingBlockPathMatchesPerSamplePath(.notch, NotchResponse.self)
+        glidingBlockPathMatchesPerSamplePath(.peak, PeakResponse.self)
+        glidingBlockPathMatchesPerSamplePath(.allPass, AllPassResponse.self)
+    }
+
+    /// `mode`'s block path (`process(_:)`, which runs `R`) against `processSample(_:as: R)` per sample.
+    func glidingBlockPathMatchesPerSamplePath<R: SVFResponse>(_ mode: FilterMode, _ response: R.Type) {
+        var random = SeededRandom(seed: 28)
+        let input = (0..<4_096).map { _ in random.float(-1...1) }
+        let blockLengths = [1, 3, 4, 7, 13, 64, 255, 256]
+        let cutoffs: [Float] = [30_000, 0.5, 150, 9_000, 2_345.6]
+        for glideTime in [0.0003, 0.002, 0.02] {
+            var block = StateVariableFilter(mode: mode, cutoff: 700, q: 3, smoothingTime: glideTime)
+            block.prepare(Self.spec)
+            var single = block
+            var blockOut = input
+            var singleOut = input
+            var start = 0
+            var round = 0
+            while start < input.count {
+                // Cutoff and Q, cutoff alone, Q alone, nothing; targets past 0.49·fs and under 1 Hz too.
+                if round % 4 != 2 {
+                    block.setCutoff(cutoffs[round % cutoffs.count])
+                    single.setCutoff(cutoffs[round % cutoffs.count])
+                }
+                if round % 4 < 3 && round % 2 == 0 {
+                    block.setQ(Float(round % 7) * 6 + 0.05)
+                    single.setQ(Float(round % 7) * 6 + 0.05)
+                }
+                let n = min(blockLengths[round % blockLengths.count], input.count - start)
+                blockOut.withUnsafeMutableBufferPointer { buffer in
+                    block.process(UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + n)]))
+                }
+                for i in start..<(start + n) { singleOut[i] = single.processSample(input[i], as: R.self) }
+                start += n
+                round += 1
+            }
+            let firstDifference = blockOut.indices.first { blockOut[$0].bitPattern != singleOut[$0].bitPattern }
+            #expect(firstDifference == nil, "\(mode), glide \(glideTime) s: first difference at \(firstDifference ?? -1)")
+            #expect(block.currentCoefficients == single.currentCoefficients && block.channelState == single.channelState)
+        }
+    }
+
     @Test func stereoFilterMatchesTwoMonoFilters() {
         var random = SeededRandom(seed: 11)
         var left = (0..<512).map { _ in random.float(-1...1) }

@@ -321,8 +321,8 @@ final class HiSynthLayer {
                     // Clamped by compare and blend: the generic `clamped` stayed two out-of-line calls per sample.
                     let f = base + shifted[k]
                     let low = f.replacing(with: minimum, where: f .< minimum)
-                    lanes.setFrequencies(low.replacing(with: maximum, where: low .> maximum))
-                    o[k] = Self.sum(Shape.next(&lanes) * UnsafeRawPointer(gains + k &* 8).loadUnaligned(as: Vector.self))
+                    lanes.setFrequenciesDeferringResiduals(low.replacing(with: maximum, where: low .> maximum))
+                    o[k] = Self.sum(Shape.nextAfterDeferredFrequencies(&lanes) * UnsafeRawPointer(gains + k &* 8).loadUnaligned(as: Vector.self))
                 }
             } else {
                 for k in 0..<n {

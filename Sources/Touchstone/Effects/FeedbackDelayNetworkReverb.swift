@@ -82,6 +82,9 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     @exclusivity(unchecked) @usableFromInline var diffuserFloatMask = 7
     @exclusivity(unchecked) @usableFromInline var diffuserWritePosition = 0
     @usableFromInline let diffuserLengths: UnsafeMutablePointer<Int>
+    /// Where each of the 16 reads (lines 0…7, then diffusers 0…7) starts in the current span of `process`,
+    /// a stretch in which no read or write position wraps (`wetFrameInSpan`).
+    @usableFromInline let spanReads: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     @exclusivity(unchecked) @usableFromInline var diffusionGain: Float = 0.6
 
     @exclusivity(unchecked) @usableFromInline var decayRateTarget: Float = 0.5  // 1 / T60
@@ -111,6 +114,8 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         diffusers.initialize(repeating: 0, count: count)
         diffuserLengths = UnsafeMutablePointer<Int>.allocate(capacity: count)
         diffuserLengths.initialize(repeating: 1, count: count)
+        spanReads = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 2 * count)
+        spanReads.initialize(repeating: lines, count: 2 * count)
         self.decayTime = decayTime
         self.damping = damping
         self.mix = mix
@@ -123,6 +128,7 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         readOffsets.deallocate()
         diffusers.deallocate()
         diffuserLengths.deallocate()
+        spanReads.deallocate()
     }
 
     /// RT60 in seconds, 0.1…30 (clamped). Smoothed.
@@ -252,8 +258,8 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
                 if step < diffuserLengths[j] { delayedLeft = 0 }
                 if step < diffuserLengths[4 &+ j] { delayedRight = 0 }
             }
-            let vLeft = DenormalGuard.flush(x + g * delayedLeft)
-            let vRight = DenormalGuard.flush(y + g * delayedRight)
+            let vLeft = allpassInput(x, delayed: delayedLeft, gain: g)
+            let vRight = allpassInput(y, delayed: delayedRight, gain: g)
             diffusers[dw &+ j] = vLeft
             diffusers[dw &+ 4 &+ j] = vRight
             x = delayedLeft - g * vLeft
@@ -275,6 +281,26 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
                 if step < lengths[4 &+ i] { high[i] = 0 }
             }
         }
+        let (written, wet) = network(low: low, high: high, x: x, y: y, gains: gains, poles: poles, states: &states)
+        let slot = UnsafeMutableRawPointer(lines + w)
+        slot.storeBytes(of: written.low, as: SIMD4<Float>.self)
+        slot.storeBytes(of: written.high, toByteOffset: 16, as: SIMD4<Float>.self)
+        lineWrite = (w &+ 8) & lineFloatMask
+        return wet
+    }
+
+    /// One Schroeder allpass's new ring value: x + g·delayed, flushed.
+    @inlinable @inline(__always)
+    func allpassInput(_ x: Float, delayed: Float, gain g: Float) -> Float {
+        DenormalGuard.flush(x + g * delayed)
+    }
+
+    /// The network on one frame's line outputs (lines 0…3 in `low`, 4…7 in `high`) and diffused input `x`, `y`:
+    /// the values to write into the lines, and the wet pair (each the ±1 tap sum times 1/√8).
+    @inlinable @inline(__always)
+    func network(low: SIMD4<Float>, high: SIMD4<Float>, x: Float, y: Float,
+                        gains: SIMD8<Float>, poles: SIMD8<Float>, states: inout SIMD8<Float>)
+        -> (written: (low: SIMD4<Float>, high: SIMD4<Float>), wet: (left: Float, right: Float)) {
         // Orthogonal ±1 taps: left (+ + − − + + − −), right (+ − + − − + − +);
         // both repeat (left) or negate (right) across the halves.
         let halvesSum = low + high
@@ -293,13 +319,40 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         let normalisation: Float = 0.353_553_39
         let writtenLow = DenormalGuard.flush(mixed.low * normalisation + injected)
         let writtenHigh = DenormalGuard.flush(mixed.high * normalisation + injected)
-        let slot = UnsafeMutableRawPointer(lines + w)
-        slot.storeBytes(of: writtenLow, as: SIMD4<Float>.self)
-        slot.storeBytes(of: writtenHigh, toByteOffset: 16, as: SIMD4<Float>.self)
-        lineWrite = (w &+ 8) & lineFloatMask
-
         let wetScale: Float = 0.353_553_39
-        return (wetLeft * wetScale, wetRight * wetScale)
+        return ((writtenLow, writtenHigh), (wetLeft * wetScale, wetRight * wetScale))
+    }
+
+    /// `wetFrame` (unguarded) inside a span where no position wraps: frame `offset` (0, 8, 16… floats into
+    /// the span) reads `spanReads[i] + offset` and writes at `lineSlot + offset` and `diffuserSlot + offset`, the
+    /// addresses `wetFrame`'s masked indices give there, so the same values in the same order: one load per read
+    /// instead of an index computed from the write position, the read offset and the mask.
+    @inlinable @inline(__always)
+    func wetFrameInSpan(
+        left: Float, right: Float, offset: Int,
+        reads: UnsafeMutablePointer<UnsafeMutablePointer<Float>>,
+        lineSlot: UnsafeMutablePointer<Float>, diffuserSlot: UnsafeMutablePointer<Float>, diffusion g: Float,
+        gains: SIMD8<Float>, poles: SIMD8<Float>, states: inout SIMD8<Float>
+    ) -> (left: Float, right: Float) {
+        var x = left
+        var y = right
+        for j in 0..<4 {
+            let delayedLeft = reads[8 &+ j][offset]
+            let delayedRight = reads[12 &+ j][offset]
+            let vLeft = allpassInput(x, delayed: delayedLeft, gain: g)
+            let vRight = allpassInput(y, delayed: delayedRight, gain: g)
+            diffuserSlot[offset &+ j] = vLeft
+            diffuserSlot[offset &+ 4 &+ j] = vRight
+            x = delayedLeft - g * vLeft
+            y = delayedRight - g * vRight
+        }
+        let low = SIMD4<Float>(reads[0][offset], reads[1][offset], reads[2][offset], reads[3][offset])
+        let high = SIMD4<Float>(reads[4][offset], reads[5][offset], reads[6][offset], reads[7][offset])
+        let (written, wet) = network(low: low, high: high, x: x, y: y, gains: gains, poles: poles, states: &states)
+        let slot = UnsafeMutableRawPointer(lineSlot + offset)
+        slot.storeBytes(of: written.low, as: SIMD4<Float>.self)
+        slot.storeBytes(of: written.high, toByteOffset: 16, as: SIMD4<Float>.self)
+        return wet
     }
 
     /// Processes one stereo frame (linear amplitude).
@@ -377,19 +430,36 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
             }
             samplesUntilGainUpdate &-= run
             let gains = self.gains, poles = dampingPoles
-            for i in n..<(n &+ run) {
-                let inLeft = leftBase[i], inRight = rightBase[i]
-                mix += mixCoefficient * (mixTarget - mix)
-                let wet = wetFrame(
-                    left: inLeft, right: inRight,
-                    lines: lines, lineFloatMask: lineFloatMask, lineWrite: &lineWrite,
-                    diffusers: diffusers, diffuserFloatMask: diffuserFloatMask, diffuserWrite: &diffuserWrite,
-                    readOffsets: readOffsets, diffusion: g,
-                    gains: gains, poles: poles, states: &states)
-                leftBase[i] = inLeft + mix * (wet.left - inLeft)
-                rightBase[i] = inRight + mix * (wet.right - inRight)
+            let end = n &+ run
+            while n < end {
+                // A span in which no read or write position wraps: at most the frames left before the write
+                // positions or any of the 16 reads reach the end of their ring (every position is a step's
+                // float 0…7, so a step's first float tells how many steps are left).
+                // (Two-argument `min`s: the variadic one builds an array.)
+                var span = min(min(end &- n, (lineFloatMask &+ 1 &- lineWrite) &>> 3), (diffuserFloatMask &+ 1 &- diffuserWrite) &>> 3)
+                for t in 0..<8 {
+                    let line = (lineWrite &- readOffsets[t]) & lineFloatMask
+                    let diffuser = (diffuserWrite &- readOffsets[8 &+ t]) & diffuserFloatMask
+                    span = min(min(span, (lineFloatMask &+ 1 &- (line & ~7)) &>> 3), (diffuserFloatMask &+ 1 &- (diffuser & ~7)) &>> 3)
+                    spanReads[t] = lines + line
+                    spanReads[8 &+ t] = diffusers + diffuser
+                }
+                let reads = spanReads, lineSlot = lines + lineWrite, diffuserSlot = diffusers + diffuserWrite
+                for k in 0..<span {
+                    let i = n &+ k
+                    let inLeft = leftBase[i], inRight = rightBase[i]
+                    mix += mixCoefficient * (mixTarget - mix)
+                    let wet = wetFrameInSpan(
+                        left: inLeft, right: inRight, offset: k &<< 3, reads: reads,
+                        lineSlot: lineSlot, diffuserSlot: diffuserSlot, diffusion: g,
+                        gains: gains, poles: poles, states: &states)
+                    leftBase[i] = inLeft + mix * (wet.left - inLeft)
+                    rightBase[i] = inRight + mix * (wet.right - inRight)
+                }
+                lineWrite = (lineWrite &+ (span &<< 3)) & lineFloatMask
+                diffuserWrite = (diffuserWrite &+ (span &<< 3)) & diffuserFloatMask
+                n &+= span
             }
-            n &+= run
         }
         lineWritePosition = lineWrite
         diffuserWritePosition = diffuserWrite

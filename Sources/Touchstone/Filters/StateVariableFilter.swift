@@ -140,7 +140,7 @@ public struct StateVariableFilter: MonoProcessor, Sendable {
     public mutating func process<R: SVFResponse>(_ buffer: UnsafeMutableBufferPointer<Float>, as response: R.Type) {
         if isSmoothing {
             var filter = self         // local copy: stores through `buffer` could alias `self`
-            for i in buffer.indices { buffer[i] = filter.processSample(buffer[i], as: R.self) }
+            filter.processGliding(buffer, as: R.self)
             self = filter
         } else {
             let c = coefficients
@@ -154,6 +154,46 @@ public struct StateVariableFilter: MonoProcessor, Sendable {
         }
         // A non-finite input would poison the states for ever: recover at the block boundary.
         if !(state.ic1.isFinite && state.ic2.isFinite) { state.reset() }
+    }
+
+    /// `processSample(_:as:)` over `buffer` while cutoff or Q glide, with the same output bit for bit: four
+    /// samples' coefficients at a time in vector lanes (the smoothers step serially as before; the tangent and
+    /// the divisions, which do not depend on the filter's state, run four wide), then the recursion over them.
+    /// A glide that ends inside four samples leaves its last value, the target, in the later lanes, which is
+    /// what the per-sample path keeps too. Pinned by `StateVariableFilterTests.glidingBlockPathMatchesPerSamplePath`.
+    @inlinable @inline(__always)
+    mutating func processGliding<R: SVFResponse>(_ buffer: UnsafeMutableBufferPointer<Float>, as response: R.Type) {
+        guard let x = buffer.baseAddress else { return }
+        let count = buffer.count
+        var i = 0
+        while i &+ 4 <= count && isSmoothing {
+            var c = coefficients
+            var g = SIMD4<Float>(repeating: c.g), k = SIMD4<Float>(repeating: c.k)
+            if cutoffSmoother.isSmoothing {
+                g = SVFCoefficients.prewarp(cutoffs: cutoffSmoother.nextFour(), inverseSampleRate: inverseSampleRate)
+            }
+            if qSmoother.isSmoothing {
+                k = SVFCoefficients.damping(qs: qSmoother.nextFour())
+            }
+            // `updateGains` per lane.
+            let a1 = 1 / (1 + g * (g + k))
+            let a2 = g * a1
+            let a3 = g * a2
+            var s = state
+            for lane in 0..<4 {
+                c.g = g[lane]; c.k = k[lane]; c.a1 = a1[lane]; c.a2 = a2[lane]; c.a3 = a3[lane]
+                let input = x[i &+ lane]
+                let (v1, v2) = s.tick(input, c)
+                x[i &+ lane] = R.output(input: input, band: v1, low: v2, k: c.k)
+            }
+            state = s
+            coefficients = c
+            i &+= 4
+        }
+        while i < count {
+            x[i] = processSample(x[i], as: R.self)
+            i &+= 1
+        }
     }
 
     /// Filters `buffer` in place with the current `mode`, chosen once for the block.

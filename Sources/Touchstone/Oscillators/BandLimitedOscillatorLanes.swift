@@ -43,6 +43,9 @@ public struct BandLimitedOscillatorLanes: Sendable {
     @usableFromInline var widths: Vector = Vector(repeating: 0.5)
     /// Some lane runs above fs/4, where the residuals before and after a step overlap.
     @usableFromInline var regionsOverlap = false
+    /// `inverseIncrements` and `regionsOverlap` still describe earlier increments
+    /// (`setFrequenciesDeferringResiduals`); refreshed before a residual needs them.
+    @usableFromInline var residualTermsStale = false
 
     /// - Parameters:
     ///   - waveform: the shape of all lanes.
@@ -82,14 +85,37 @@ public struct BandLimitedOscillatorLanes: Sendable {
     /// state in memory around each call.
     @_transparent
     public mutating func setFrequencies(_ hz: Vector) {
+        setFrequenciesDeferringResiduals(hz)
+        refreshResidualTerms()
+    }
+
+    /// `setFrequencies(_:)` for a pitch moved every sample: the same increments (the same output, bit for
+    /// bit), but the reciprocal increments and the fs/4 test the band-limiting residuals use are computed
+    /// only in the samples where some lane is near a jump (a few percent at musical pitches), not in every
+    /// sample: two vector divisions and a mask reduction per sample in HiSynth's pitch loop.
+    @_transparent
+    public mutating func setFrequenciesDeferringResiduals(_ hz: Vector) {
         frequenciesHz = hz
         let normalized = hz * inverseSampleRate
-        let clamped = normalized.replacing(with: 0, where: .!(normalized .> 0))
+        increments = normalized.replacing(with: 0, where: .!(normalized .> 0))
             .replacing(with: BandLimitedOscillator.maximumNormalizedFrequency,
                        where: normalized .> BandLimitedOscillator.maximumNormalizedFrequency)
-        increments = clamped
+        residualTermsStale = true
+    }
+
+    /// `inverseIncrements` and `regionsOverlap` from the current increments.
+    @_transparent @usableFromInline
+    mutating func refreshResidualTerms() {
+        let clamped = increments
         inverseIncrements = 1 / clamped.replacing(with: 1e-30, where: clamped .< 1e-30)
         regionsOverlap = Self.anyLane(clamped .>= 0.25)
+        residualTermsStale = false
+    }
+
+    /// Before a residual: the terms it reads, refreshed if a deferred frequency change left them behind.
+    @inlinable @inline(__always)
+    mutating func prepareResiduals() {
+        if residualTermsStale { refreshResidualTerms() }
     }
 
     /// Jumps every lane's phase (0…1, wrapped). Not band-limited: for note starts, not mid-note.
@@ -172,10 +198,18 @@ public struct BandLimitedOscillatorLanes: Sendable {
 
     /// Next band-limited saw sample per lane (−1 → +1 ramp).
     @inlinable @inline(__always)
-    public mutating func nextSaw() -> Vector {
+    public mutating func nextSaw() -> Vector { nextSaw(afterDeferredFrequencies: false) }
+
+    /// `nextSaw()`; `afterDeferredFrequencies` (a constant at every call site) refreshes the residual terms
+    /// a `setFrequenciesDeferringResiduals(_:)` left behind, in the samples that need them.
+    @inlinable @inline(__always)
+    public mutating func nextSaw(afterDeferredFrequencies deferred: Bool) -> Vector {
         let t = phases
         var y = 2 * t - 1
-        if Self.anyLane(nearWrap(t)) { y -= blep(t) }
+        if Self.anyLane(nearWrap(t)) {
+            if deferred { prepareResiduals() }
+            y -= blep(t)
+        }
         advance()
         return y
     }
@@ -186,31 +220,46 @@ public struct BandLimitedOscillatorLanes: Sendable {
         -nextSaw()
     }
 
+    /// `nextReverseSaw()`, see `nextSaw(afterDeferredFrequencies:)`.
+    @inlinable @inline(__always)
+    public mutating func nextReverseSaw(afterDeferredFrequencies deferred: Bool) -> Vector {
+        -nextSaw(afterDeferredFrequencies: deferred)
+    }
+
     /// Next band-limited pulse per lane, of width `pulseWidths`, DC removed (swings −2w…2 − 2w).
     @inlinable @inline(__always)
-    public mutating func nextPulse() -> Vector {
+    public mutating func nextPulse() -> Vector { nextPulse(afterDeferredFrequencies: false) }
+
+    /// `nextPulse()`, see `nextSaw(afterDeferredFrequencies:)`.
+    @inlinable @inline(__always)
+    public mutating func nextPulse(afterDeferredFrequencies deferred: Bool) -> Vector {
         let t = phases
         var u = t - widths
         u = u.replacing(with: u + 1, where: u .< 0)
-        return twoSteps(rising: t, falling: u, high: t .< widths) - (2 * widths - 1)
+        return twoSteps(rising: t, falling: u, high: t .< widths, deferred: deferred) - (2 * widths - 1)
     }
 
     /// Next band-limited square per lane (+1 first half, −1 second half).
     @inlinable @inline(__always)
-    public mutating func nextSquare() -> Vector {
+    public mutating func nextSquare() -> Vector { nextSquare(afterDeferredFrequencies: false) }
+
+    /// `nextSquare()`, see `nextSaw(afterDeferredFrequencies:)`.
+    @inlinable @inline(__always)
+    public mutating func nextSquare(afterDeferredFrequencies deferred: Bool) -> Vector {
         let t = phases
         // t + 0.5 wrapped, rounded exactly as the scalar square does: near the falling edge the BLEP
         // magnifies the phase's rounding by 1/increment.
         var u = t + 0.5
         u = u.replacing(with: u - 1, where: u .>= 1)
-        return twoSteps(rising: t, falling: u, high: t .< 0.5)
+        return twoSteps(rising: t, falling: u, high: t .< 0.5, deferred: deferred)
     }
 
     /// ±1 with a band-limited rising step where `rising` wraps and a falling one where `falling` wraps.
     @inlinable @inline(__always)
-    mutating func twoSteps(rising t: Vector, falling u: Vector, high: SIMDMask<Vector.MaskStorage>) -> Vector {
+    mutating func twoSteps(rising t: Vector, falling u: Vector, high: SIMDMask<Vector.MaskStorage>, deferred: Bool) -> Vector {
         var y = Vector(repeating: -1).replacing(with: 1, where: high)
         if Self.anyLane(nearWrap(t) .| nearWrap(u)) {
+            if deferred { prepareResiduals() }
             y += blep(t)
             y -= blep(u)
         }
@@ -220,13 +269,18 @@ public struct BandLimitedOscillatorLanes: Sendable {
 
     /// Next triangle per lane with PolyBLAMP-rounded corners, in phase with the sine.
     @inlinable @inline(__always)
-    public mutating func nextTriangle() -> Vector {
+    public mutating func nextTriangle() -> Vector { nextTriangle(afterDeferredFrequencies: false) }
+
+    /// `nextTriangle()`, see `nextSaw(afterDeferredFrequencies:)`.
+    @inlinable @inline(__always)
+    public mutating func nextTriangle(afterDeferredFrequencies deferred: Bool) -> Vector {
         let dt = increments
         var q = phases + 0.25
         q = q.replacing(with: q - 1, where: q .>= 1)
         let fromPeak = (q - 0.5).replacing(with: 0.5 - q, where: q .< 0.5)
         var y = 1 - 4 * fromPeak
         if Self.anyLane((q .< dt) .| (q .> 1 - dt) .| (fromPeak .< dt)) {
+            if deferred { prepareResiduals() }
             let slopeChange = 8 * dt
             if regionsOverlap {
                 y += slopeChange * Self.blampResidual(distance: q * inverseIncrements)

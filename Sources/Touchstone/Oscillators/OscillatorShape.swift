@@ -11,6 +11,8 @@ public protocol OscillatorShape {
     static func next(_ oscillator: inout BandLimitedOscillator) -> Float
     /// The next sample of every lane in this shape (ignores the lanes' `waveform`).
     static func next(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector
+    /// `next(_:)` for lanes whose frequencies were set by `setFrequenciesDeferringResiduals(_:)`.
+    static func nextAfterDeferredFrequencies(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector
 }
 
 /// `Waveform.sine` as a type.
@@ -19,6 +21,10 @@ public enum SineShape: OscillatorShape {
     public static func next(_ oscillator: inout BandLimitedOscillator) -> Float { oscillator.nextSine() }
     @inlinable @inline(__always)
     public static func next(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector { lanes.nextSine() }
+    @inlinable @inline(__always)
+    public static func nextAfterDeferredFrequencies(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector {
+        lanes.nextSine()
+    }
 }
 
 /// `Waveform.triangle` as a type.
@@ -27,6 +33,10 @@ public enum TriangleShape: OscillatorShape {
     public static func next(_ oscillator: inout BandLimitedOscillator) -> Float { oscillator.nextTriangle() }
     @inlinable @inline(__always)
     public static func next(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector { lanes.nextTriangle() }
+    @inlinable @inline(__always)
+    public static func nextAfterDeferredFrequencies(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector {
+        lanes.nextTriangle(afterDeferredFrequencies: true)
+    }
 }
 
 /// `Waveform.saw` as a type.
@@ -35,6 +45,10 @@ public enum SawShape: OscillatorShape {
     public static func next(_ oscillator: inout BandLimitedOscillator) -> Float { oscillator.nextSaw() }
     @inlinable @inline(__always)
     public static func next(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector { lanes.nextSaw() }
+    @inlinable @inline(__always)
+    public static func nextAfterDeferredFrequencies(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector {
+        lanes.nextSaw(afterDeferredFrequencies: true)
+    }
 }
 
 /// `Waveform.square` as a type.
@@ -43,6 +57,10 @@ public enum SquareShape: OscillatorShape {
     public static func next(_ oscillator: inout BandLimitedOscillator) -> Float { oscillator.nextSquare() }
     @inlinable @inline(__always)
     public static func next(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector { lanes.nextSquare() }
+    @inlinable @inline(__always)
+    public static func nextAfterDeferredFrequencies(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector {
+        lanes.nextSquare(afterDeferredFrequencies: true)
+    }
 }
 
 /// `Waveform.pulse` as a type.
@@ -51,6 +69,10 @@ public enum PulseShape: OscillatorShape {
     public static func next(_ oscillator: inout BandLimitedOscillator) -> Float { oscillator.nextPulse() }
     @inlinable @inline(__always)
     public static func next(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector { lanes.nextPulse() }
+    @inlinable @inline(__always)
+    public static func nextAfterDeferredFrequencies(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector {
+        lanes.nextPulse(afterDeferredFrequencies: true)
+    }
 }
 
 /// `Waveform.reverseSaw` as a type.
@@ -59,4 +81,8 @@ public enum ReverseSawShape: OscillatorShape {
     public static func next(_ oscillator: inout BandLimitedOscillator) -> Float { oscillator.nextReverseSaw() }
     @inlinable @inline(__always)
     public static func next(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector { lanes.nextReverseSaw() }
+    @inlinable @inline(__always)
+    public static func nextAfterDeferredFrequencies(_ lanes: inout BandLimitedOscillatorLanes) -> BandLimitedOscillatorLanes.Vector {
+        lanes.nextReverseSaw(afterDeferredFrequencies: true)
+    }
 }
