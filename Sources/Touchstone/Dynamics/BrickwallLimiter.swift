@@ -108,6 +108,10 @@ public final class BrickwallLimiter: StereoProcessor {
     @usableFromInline let detectorGainBound: Float
     /// One frame's buffers for `processFrame` in true-peak mode.
     @usableFromInline let singleFrame: UnsafeMutablePointer<Float>
+    /// True-peak mode: a chunk's gains (0…1) and smoothed ceilings (linear), computed before its output
+    /// (`FrameState.emit(_:first:count:…)`); `chunk` each.
+    @usableFromInline let chunkGains: UnsafeMutablePointer<Float>
+    @usableFromInline let chunkCeilings: UnsafeMutablePointer<Float>
     @usableFromInline static let historyCapacity = TruePeakDetector.context + chunk + 16
     @usableFromInline static let scratchCapacity = chunk + 16
     @exclusivity(unchecked) @usableFromInline var windowLength: Double = 2  // L + 1
@@ -143,6 +147,8 @@ public final class BrickwallLimiter: StereoProcessor {
         detectorQuarterRight = zeroed(Self.scratchCapacity)
         detectorPeaks = zeroed(Self.scratchCapacity)
         singleFrame = zeroed(2)
+        chunkGains = zeroed(Self.chunk)
+        chunkCeilings = zeroed(Self.chunk)
         let detector = TruePeakDetector()
         let taps = detector.halfBand + detector.quarter
         detectorTaps = .allocate(capacity: taps.count)
@@ -174,7 +180,7 @@ public final class BrickwallLimiter: StereoProcessor {
         queueIndices.deallocate()
         queueValues.deallocate()
         detectorHalfBandSplat.deallocate()
-        for pointer in [historyLeft, historyRight, detectorMid, detectorMidRight, detectorQuarter, detectorQuarterRight, detectorPeaks, detectorTaps, singleFrame] {
+        for pointer in [historyLeft, historyRight, detectorMid, detectorMidRight, detectorQuarter, detectorQuarterRight, detectorPeaks, detectorTaps, singleFrame, chunkGains, chunkCeilings] {
             pointer.deallocate()
         }
     }
@@ -342,6 +348,16 @@ public final class BrickwallLimiter: StereoProcessor {
         /// Steps 2–6 for the frame entering the gain computer (already cleaned), whose peak is `peak`.
         @_transparent @usableFromInline
         mutating func limit(_ k: FrameSetup, left inLeft: Float, right inRight: Float, peak: Float) -> (left: Float, right: Float) {
+            let n = self.frame
+            let computed = gain(k, peak: peak)
+            return emit(k, at: n, gain: computed.gain, ceilingNow: computed.ceilingNow, left: inLeft, right: inRight)
+        }
+
+        /// Steps 2–5 for the frame entering the gain computer, whose peak is `peak`: the gain its output frame
+        /// gets (0…1) and the smoothed ceiling (linear) it was measured against; advances `frame`. The output
+        /// (`emit`) is separate so a chunk can compute every gain first, then apply them four frames at a time.
+        @_transparent @usableFromInline
+        mutating func gain(_ k: FrameSetup, peak: Float) -> (gain: Float, ceilingNow: Float) {
             self.ceilingLinear += k.ceilingCoefficient * (k.ceilingTarget - self.ceilingLinear)
             let ceilingNow = self.ceilingLinear
             let n = self.frame
@@ -408,8 +424,16 @@ public final class BrickwallLimiter: StereoProcessor {
                 self.outputGain = gain
                 self.settled = nowSettled
             }
-            let gain = self.outputGain
+            self.frame = n &+ 1
+            return (self.outputGain, ceilingNow)
+        }
 
+        /// Step 6 for frame `n`: the frame leaving the look-ahead times `gain`, clamped to the ceiling it was
+        /// measured against; stores the entering frame (`left`, `right`) and `ceilingNow` in the rings.
+        @_transparent @usableFromInline
+        mutating func emit(_ k: FrameSetup, at n: Int, gain: Float, ceilingNow: Float, left inLeft: Float, right inRight: Float) -> (left: Float, right: Float) {
+            let mask = k.mask, window = k.window
+            let slot = n & mask
             // The frame leaving the look-ahead, with the ceiling it was measured against.
             let outSlot = (n &- window) & mask
             let ceilingThen = k.delayedCeiling[outSlot]
@@ -419,7 +443,6 @@ public final class BrickwallLimiter: StereoProcessor {
             k.delayedRight[slot] = inRight
             k.delayedCeiling[slot] = ceilingNow
             self.lastOutputCeiling = ceilingThen
-            self.frame = n &+ 1
 
             let peakOut = max(abs(outLeft), abs(outRight))
             if peakOut > ceilingThen {
@@ -535,6 +558,7 @@ public final class BrickwallLimiter: StereoProcessor {
         let halfBand = UnsafePointer(detectorHalfBandSplat), quarterTaps = UnsafePointer(detectorTaps + TruePeakDetector.halfBandTaps)
         let spikeProtection = spikeProtectionEnabled
         let gainBound = detectorGainBound
+        let gains = chunkGains, ceilings = chunkCeilings
         var start = 0
         while start < count {
             let n = min(Self.chunk, count &- start)
@@ -574,11 +598,14 @@ public final class BrickwallLimiter: StereoProcessor {
                                                      halfBandSplat: halfBand, quarter: quarterTaps,
                                                      midLeft: midLeft, midRight: midRight, q3: quarter, peaks: peaks)
                 let last = peaks[3]
+                let first = state.frame
                 for i in 0..<n {
-                    let out = state.limit(setup, left: historyLeft[latency &+ i], right: historyRight[latency &+ i], peak: 0)
-                    inLeft[i] = out.left
-                    inRight[i] = out.right
+                    let computed = state.gain(setup, peak: 0)
+                    gains[i] = computed.gain
+                    ceilings[i] = computed.ceilingNow
                 }
+                state.emit(setup, first: first, count: n, left: historyLeft + latency, right: historyRight + latency,
+                           gains: gains, ceilings: ceilings, outLeft: inLeft, outRight: inRight)
                 state.previousIntervalPeak = last
             } else {
                 // Interval peaks of the frames entering the gain computer (x[n0 − 26] is history[26]).
@@ -593,15 +620,20 @@ public final class BrickwallLimiter: StereoProcessor {
                                                      halfBandSplat: halfBand, quarter: quarterTaps,
                                                      midLeft: midLeft, midRight: midRight,
                                                      q3Left: quarter, q3Right: quarterRight, peaks: peaks, gate: floor)
+                // Every frame's gain first, then the output: the gain loop keeps its state in registers, and the
+                // output goes four frames at a time (the same products and clamps as frame by frame; see `emit`).
+                let first = state.frame
                 for i in 0..<n {
                     // A frame's peak covers the intervals on both sides of it.
                     let after = peaks[i]
                     let peak = max(after, state.previousIntervalPeak)
                     state.previousIntervalPeak = after
-                    let out = state.limit(setup, left: historyLeft[latency &+ i], right: historyRight[latency &+ i], peak: peak)
-                    inLeft[i] = out.left
-                    inRight[i] = out.right
+                    let computed = state.gain(setup, peak: peak)
+                    gains[i] = computed.gain
+                    ceilings[i] = computed.ceilingNow
                 }
+                state.emit(setup, first: first, count: n, left: historyLeft + latency, right: historyRight + latency,
+                           gains: gains, ceilings: ceilings, outLeft: inLeft, outRight: inRight)
             }
             // Keep the newest `context` frames for the next chunk (forward copy: the source lies after the target).
             for i in 0..<context {
