@@ -227,20 +227,38 @@ extension JACKClientTests {
         // Each event is judged on its own, so the undisturbed events of up to twelve runs (each a fresh server and
         // process) are pooled: in the full suite on 2 cores, a run at 64 frames often keeps fewer than 16, and with
         // the suite beside two other builds (load average 7–8) six runs kept 1 (a quiet run keeps all 16 at once).
-        let (pooled, enough) = try Self.pooledRuns(
-            runs: 12, wanted: Self.gestureEvents, count: { $0.frames.count },
-            measure: { try Self.measureGestureLatency(period: period, sender: sender) },
-            merge: { run, next in
-                run.frames += next.frames
-                run.disturbedEvents += next.disturbedEvents
-                run.xruns = Self.sum(run.xruns, next.xruns)
-            })
-        guard var run = pooled, enough else {
-            try Self.tooFewUndisturbed("gesture latency \(sender) -p \(period): twelve runs kept \(pooled?.frames.count ?? 0) undisturbed events of \(Self.gestureEvents)",
-                                       xruns: pooled?.xruns)
-            return
-        }
-        run.frames = Array(run.frames.prefix(Self.gestureEvents))
+        // The tail (worst ≤ median + 2 ms at 64 frames) is a quiet machine's figure: an event can be late with no
+        // xrun and no run-queue wait this VM can see (interrupts count as the thread's CPU time, see
+        // `tooFewUndisturbed`). When the machine's xruns outnumber ours twenty to one, a set of 16 with a late event
+        // is measured again, up to three sets; a quiet machine (no xruns, or enough of ours) fails at once.
+        var sets = 0
+        var run: GestureRun
+        repeat {
+            sets += 1
+            let (pooled, enough) = try Self.pooledRuns(
+                runs: 12, wanted: Self.gestureEvents, count: { $0.frames.count },
+                measure: { try Self.measureGestureLatency(period: period, sender: sender) },
+                merge: { run, next in
+                    run.frames += next.frames
+                    run.disturbedEvents += next.disturbedEvents
+                    run.xruns = Self.sum(run.xruns, next.xruns)
+                })
+            guard let pooled, enough else {
+                try Self.tooFewUndisturbed("gesture latency \(sender) -p \(period): twelve runs kept \(pooled?.frames.count ?? 0) undisturbed events of \(Self.gestureEvents)",
+                                           xruns: pooled?.xruns)
+                return
+            }
+            run = pooled
+            run.frames = Array(run.frames.prefix(Self.gestureEvents))
+            guard period == 64 && sender != .midiIn && run.worst > run.median + 96,
+                  let xruns = run.xruns, xruns.all > 0 && (xruns.ours == 0 || xruns.oursAreFew) else { break }
+            if sets == 3 {
+                try Self.tooFewUndisturbed("gesture latency \(sender) -p \(period): three sets of 16 each had an event over median + 2 ms; the last: \(run)",
+                                           xruns: xruns)
+                return
+            }
+            print("gesture → sound: a late event on a disturbed machine, set \(sets) of 3, measured again: \(run)")
+        } while true
         print("gesture → sound: \(run)")
         #expect(run.frames.count == Self.gestureEvents && run.frames.allSatisfy { $0 > 0 }, "\(run)\n\(run.output)")
         let delay = sender == .midiIn ? 0 : JACKInputClock.Delay.standard.frames(period: period)

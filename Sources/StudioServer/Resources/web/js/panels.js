@@ -19,6 +19,14 @@ export function meterPosition(db) {
   return Math.min(1, Math.max(0, (db - FLOOR_DB) / -FLOOR_DB));
 }
 
+/** Whether two frames of values are equal, element by element (a silent page's frames repeat). */
+function same(a, b) {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export class OberonPanels {
   constructor(container, studio, { colors = {} } = {}) {
     this.container = container;
@@ -38,13 +46,29 @@ export class OberonPanels {
       hot: colors.hot ?? "#F25933",
       scope: colors.scope ?? (css.getPropertyValue("--phosphor").trim() || "#39FF7A"),
     };
-    studio.on("meters", (v) => { this.meters = v; });
-    studio.on("scope", (v) => { this.scope = v; });
-    studio.on("spectrum", (v) => { this.spectrum = v; });
-    // Exposed for tests: the latest levels the page drew.
+    // Drawn on the one animation frame after something changed (new values, or a canvas's size), and no frame is
+    // asked for otherwise. A page that kept an animation-frame loop running, even one that drew nothing, kept
+    // the browser compositing at display rate: 1.1–1.9 cores of a laptop's renderer (SwiftShader) for a page
+    // showing silence, and a phone left on its stand pays it in battery.
+    this.framePending = false;
+    const changed = () => {
+      if (this.framePending) return;
+      this.framePending = true;
+      requestAnimationFrame(() => { this.framePending = false; this.draw(); });
+    };
+    studio.on("meters", (v) => { if (!same(v, this.meters)) { this.meters = v; changed(); } });
+    studio.on("scope", (v) => { if (!same(v, this.scope)) { this.scope = v; changed(); } });
+    studio.on("spectrum", (v) => { if (!same(v, this.spectrum)) { this.spectrum = v; changed(); } });
+    if (typeof ResizeObserver === "function") {
+      const resized = new ResizeObserver(changed);
+      for (const canvas of [this.meterCanvas, this.scopeCanvas, this.spectrumCanvas]) resized.observe(canvas);
+    } else {
+      window.addEventListener("resize", changed);
+    }
+    // Exposed for tests: the latest levels the page drew, and how many times it drew.
     container.dataset.peak = "0";
-    const frame = () => { this.draw(); requestAnimationFrame(frame); };
-    requestAnimationFrame(frame);
+    container.dataset.draws = "0";
+    changed();
   }
 
   fit(canvas) {
@@ -57,6 +81,7 @@ export class OberonPanels {
     this.drawScope();
     this.drawSpectrum();
     this.container.dataset.peak = Math.max(this.meters[0] || 0, this.meters[1] || 0).toFixed(4);
+    this.container.dataset.draws = String(Number(this.container.dataset.draws) + 1);
   }
 
   drawMeters() {
