@@ -7,7 +7,10 @@
 //
 // Voices render eight at a time in SIMD lanes (`renderLanes`): `BandLimitedOscillatorLanes` (saw),
 // `StateVariableFilterLanes`, `ADSRLanes`, one vector step for eight voices; the eight lanes' sum is
-// kept per sample as a vector and reduced once for all 64 voices. `--scalar` renders the same patch voice
+// kept per sample as a vector and reduced once for all 64 voices. While two groups' envelopes are held
+// (a reached sustain, idle: `ADSRLanes.isHeld`) the pair renders in two passes (`renderHeldPair`): both
+// groups' saws, then both filters, each pass two independent recursions side by side. `--stepped-lanes`
+// renders the lanes sample by sample without those paths; `--check` compares the two bit for bit. `--scalar` renders the same patch voice
 // by voice (four side by side, so the filters' feedback latencies overlap), the reference the lanes are
 // compared with: `--check` renders both and prints the largest difference.
 import Foundation
@@ -112,8 +115,41 @@ func renderLanes(_ group: inout VoiceLanes, _ envelopes: UnsafeMutablePointer<AD
     group.oscillators = osc; group.filters = svf
 }
 
+/// Fills `sawsA[0..<count]` and `sawsB[0..<count]` with two groups' next band-limited saw samples
+/// (`nextSaw()`): the oscillators alone in one loop, so the band-limiting branches and residuals keep
+/// their state in registers, apart from the filters, and the two phase recursions overlap in the CPU.
+@inline(never)
+func renderSaws(_ a: inout BandLimitedOscillatorLanes, _ b: inout BandLimitedOscillatorLanes,
+                into sawsA: UnsafeMutablePointer<SIMD8<Float>>, _ sawsB: UnsafeMutablePointer<SIMD8<Float>>, count: Int) {
+    var oscA = a, oscB = b
+    for i in 0..<count {
+        sawsA[i] = oscA.nextSaw()
+        sawsB[i] = oscB.nextSaw()
+    }
+    a = oscA; b = oscB
+}
+
+/// Two held groups: their saws first (`renderSaws`), then both filters in one loop, their independent
+/// recursions overlapping in the CPU. Each sample adds group `a`'s output, then group `b`'s, as two
+/// `renderLanes` calls in turn do: the same bits.
+@inline(never)
+func renderHeldPair(_ a: inout VoiceLanes, _ b: inout VoiceLanes, into mix: UnsafeMutablePointer<SIMD8<Float>>,
+                    saws: UnsafeMutablePointer<SIMD8<Float>>, _ range: Range<Int>) {
+    let count = range.count, sawsA = saws, sawsB = saws + count
+    renderSaws(&a.oscillators, &b.oscillators, into: sawsA, sawsB, count: count)
+    let gainA = a.envelopes.output, gainB = b.envelopes.output
+    var svfA = a.filters, svfB = b.filters
+    let out = mix + range.lowerBound
+    for i in 0..<count {
+        let ya = svfA.tick(sawsA[i]).low * gainA
+        let yb = svfB.tick(sawsB[i]).low * gainB
+        out[i] = (out[i] + ya) + yb
+    }
+    a.filters = svfA; b.filters = svfB
+}
+
 /// `renderLanes` with the envelopes stepped every sample: two passes, envelopes then audio (apart, each
-/// keeps its state in registers). The lane path as it was before the held gain and the ramp runs, kept
+/// keeps its state in registers). The lane path as it was before the held gains and the held pairs, kept
 /// as the reference `--check` compares the lanes with bit for bit (`--stepped-lanes` times it).
 @inline(__always)
 func renderSteppedLanes(_ group: inout VoiceLanes, _ envelopes: UnsafeMutablePointer<ADSR>,
@@ -185,7 +221,8 @@ func run(seconds: Double, keep: Bool, rendering: Rendering = .lanes) -> RunResul
     var groups = voices.withUnsafeMutableBufferPointer { v in (0..<8).map { VoiceLanes(v, first: 8 * $0, spec: spec) } }
     var envelopes = voices.map(\.envelope)
     var laneMix = [SIMD8<Float>](repeating: SIMD8(), count: blockSize)
-    var laneGains = [SIMD8<Float>](repeating: SIMD8(), count: blockSize)
+    // Scratch: one block of gains (stepped envelopes) or two of saws (held pairs).
+    var laneGains = [SIMD8<Float>](repeating: SIMD8(), count: 2 * blockSize)
     var peak: Float = 0
     var sumSquares = 0.0
 
@@ -205,9 +242,17 @@ func run(seconds: Double, keep: Bool, rendering: Rendering = .lanes) -> RunResul
                 if lanes {
                     let lm = laneMix.baseAddress!, e = envelopes.baseAddress!, lg = laneGains.baseAddress!
                     for i in 0..<n { lm[i] = SIMD8() }
-                    for g in groups.indices {
-                        if stepped { renderSteppedLanes(&groups[g], e + 8 * g, into: lm, gains: lg, 0..<split) }
-                        else { renderLanes(&groups[g], e + 8 * g, into: lm, gains: lg, 0..<split) }
+                    if stepped {
+                        for g in groups.indices { renderSteppedLanes(&groups[g], e + 8 * g, into: lm, gains: lg, 0..<split) }
+                    } else {
+                        for g in stride(from: 0, to: groups.count, by: 2) {
+                            if groups[g].envelopes.isHeld && groups[g + 1].envelopes.isHeld {
+                                renderHeldPair(&groups[g], &groups[g + 1], into: lm, saws: lg, 0..<split)
+                            } else {
+                                renderLanes(&groups[g], e + 8 * g, into: lm, gains: lg, 0..<split)
+                                renderLanes(&groups[g + 1], e + 8 * g + 8, into: lm, gains: lg, 0..<split)
+                            }
+                        }
                     }
                     if split < n {
                         for g in groups.indices {
