@@ -163,10 +163,16 @@ public struct BandLimitedOscillatorLanes: Sendable {
             return Self.stepResidual(distance: before * inverseIncrements) - Self.stepResidual(distance: after * inverseIncrements)
         }
         // Below fs/4 a lane is near one side of the step at most, so one residual per lane will do:
-        // after the step it is subtracted, before it added.
+        // after the step it is subtracted, before it added. The nearer side is the smaller of t and
+        // 1 − t (exact for t ≥ 0.5, so the minimum picks what a select on t < 0.5 picks), and the sign
+        // goes on as a flipped sign bit: for r = +0 that gives −0 where 0 − r gave +0, and adding or
+        // subtracting either zero leaves every y the callers hold the same (±1, 2t − 1 or a sum of them,
+        // never −0). Two instructions per four lanes instead of eight.
         let isAfter = after .< 0.5
-        let residual = Self.stepResidual(distance: after.replacing(with: before, where: .!isAfter) * inverseIncrements)
-        return residual.replacing(with: -residual, where: isAfter)
+        let nearer = before.replacing(with: after, where: after .< before)
+        let residual = Self.stepResidual(distance: nearer * inverseIncrements)
+        let flip = SIMD8<UInt32>(repeating: 0).replacing(with: 0x8000_0000, where: isAfter)
+        return unsafeBitCast(unsafeBitCast(residual, to: SIMD8<UInt32>.self) ^ flip, to: Vector.self)
     }
 
     /// Lanes within two samples of phase 0 ≡ 1 (a step there needs its residual).
