@@ -10,9 +10,10 @@
 // kept per sample as a vector and reduced once for all 64 voices. While two groups' envelopes are held
 // (a reached sustain, idle: `ADSRLanes.isHeld`) the pair renders in two passes (`renderHeldPair`): both
 // groups' saws, then both filters, each pass two independent recursions side by side. `--stepped-lanes`
-// renders the lanes sample by sample without those paths; `--check` compares the two bit for bit. `--scalar` renders the same patch voice
-// by voice (four side by side, so the filters' feedback latencies overlap), the reference the lanes are
-// compared with: `--check` renders both and prints the largest difference.
+// renders the lanes sample by sample without those paths; `--check` compares the two bit for bit.
+// `--scalar` renders the same patch voice by voice (four side by side, so the filters' feedback latencies
+// overlap), the reference the lanes are compared with: `--check` renders it too and prints the largest
+// difference.
 import Foundation
 import Touchstone
 
