@@ -7,9 +7,13 @@
 //
 // Voices render eight at a time in SIMD lanes (`renderLanes`): `BandLimitedOscillatorLanes` (saw),
 // `StateVariableFilterLanes`, `ADSRLanes`, one vector step for eight voices; the eight lanes' sum is
-// kept per sample as a vector and reduced once for all 64 voices. `--scalar` renders the same patch voice
-// by voice (four side by side, so the filters' feedback latencies overlap), the reference the lanes are
-// compared with: `--check` renders both and prints the largest difference.
+// kept per sample as a vector and reduced once for all 64 voices. While two groups' envelopes are held
+// (a reached sustain, idle: `ADSRLanes.isHeld`) the pair renders in two passes (`renderHeldPair`): both
+// groups' saws, then both filters, each pass two independent recursions side by side. `--stepped-lanes`
+// renders the lanes sample by sample without those paths; `--check` compares the two bit for bit.
+// `--scalar` renders the same patch voice by voice (four side by side, so the filters' feedback latencies
+// overlap), the reference the lanes are compared with: `--check` renders it too and prints the largest
+// difference.
 import Foundation
 import Touchstone
 
@@ -94,11 +98,64 @@ struct VoiceLanes {
 
 /// Adds eight voices' output for `range` to `mix`, lane by lane (the lanes are summed later, once for
 /// all groups). `envelopes` are the group's eight scalar envelopes; `gains` is scratch for one block.
-/// Two passes, envelopes then audio: apart, each keeps its state in registers.
+/// While every envelope is held (`ADSRLanes.isHeld`: a reached sustain, idle) one gain serves the whole
+/// range; otherwise `renderSteppedLanes`. The same bits either way (`--check`).
 @inline(__always)
 func renderLanes(_ group: inout VoiceLanes, _ envelopes: UnsafeMutablePointer<ADSR>,
                  into mix: UnsafeMutablePointer<SIMD8<Float>>, gains: UnsafeMutablePointer<SIMD8<Float>>,
                  _ range: Range<Int>) {
+    guard group.envelopes.isHeld else {
+        renderSteppedLanes(&group, envelopes, into: mix, gains: gains, range)
+        return
+    }
+    let gain = group.envelopes.output
+    var osc = group.oscillators, svf = group.filters
+    for i in range {
+        mix[i] += svf.tick(osc.nextSaw()).low * gain
+    }
+    group.oscillators = osc; group.filters = svf
+}
+
+/// Fills `sawsA[0..<count]` and `sawsB[0..<count]` with two groups' next band-limited saw samples
+/// (`nextSaw()`): the oscillators alone in one loop, so the band-limiting branches and residuals keep
+/// their state in registers, apart from the filters, and the two phase recursions overlap in the CPU.
+@inline(never)
+func renderSaws(_ a: inout BandLimitedOscillatorLanes, _ b: inout BandLimitedOscillatorLanes,
+                into sawsA: UnsafeMutablePointer<SIMD8<Float>>, _ sawsB: UnsafeMutablePointer<SIMD8<Float>>, count: Int) {
+    var oscA = a, oscB = b
+    for i in 0..<count {
+        sawsA[i] = oscA.nextSaw()
+        sawsB[i] = oscB.nextSaw()
+    }
+    a = oscA; b = oscB
+}
+
+/// Two held groups: their saws first (`renderSaws`), then both filters in one loop, their independent
+/// recursions overlapping in the CPU. Each sample adds group `a`'s output, then group `b`'s, as two
+/// `renderLanes` calls in turn do: the same bits.
+@inline(never)
+func renderHeldPair(_ a: inout VoiceLanes, _ b: inout VoiceLanes, into mix: UnsafeMutablePointer<SIMD8<Float>>,
+                    saws: UnsafeMutablePointer<SIMD8<Float>>, _ range: Range<Int>) {
+    let count = range.count, sawsA = saws, sawsB = saws + count
+    renderSaws(&a.oscillators, &b.oscillators, into: sawsA, sawsB, count: count)
+    let gainA = a.envelopes.output, gainB = b.envelopes.output
+    var svfA = a.filters, svfB = b.filters
+    let out = mix + range.lowerBound
+    for i in 0..<count {
+        let ya = svfA.tick(sawsA[i]).low * gainA
+        let yb = svfB.tick(sawsB[i]).low * gainB
+        out[i] = (out[i] + ya) + yb
+    }
+    a.filters = svfA; b.filters = svfB
+}
+
+/// `renderLanes` with the envelopes stepped every sample: two passes, envelopes then audio (apart, each
+/// keeps its state in registers). The lane path as it was before the held gains and the held pairs, kept
+/// as the reference `--check` compares the lanes with bit for bit (`--stepped-lanes` times it).
+@inline(__always)
+func renderSteppedLanes(_ group: inout VoiceLanes, _ envelopes: UnsafeMutablePointer<ADSR>,
+                        into mix: UnsafeMutablePointer<SIMD8<Float>>, gains: UnsafeMutablePointer<SIMD8<Float>>,
+                        _ range: Range<Int>) {
     var env = group.envelopes
     for i in range {
         let ended = env.step()
@@ -115,6 +172,16 @@ func renderLanes(_ group: inout VoiceLanes, _ envelopes: UnsafeMutablePointer<AD
     group.oscillators = osc; group.filters = svf
 }
 
+/// How `run` renders the voices.
+enum Rendering {
+    /// Eight voices per SIMD lane group, with the block paths (`renderLanes`): what is timed.
+    case lanes
+    /// The lanes stepped sample by sample (`renderSteppedLanes`): the bit-for-bit reference of `.lanes`.
+    case steppedLanes
+    /// Voice by voice, four side by side (`renderGroup`): the scalar kernels, equal to the lanes to Float rounding.
+    case scalar
+}
+
 func cpuSeconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
@@ -129,7 +196,8 @@ struct RunResult {
     var samples: [Float]
 }
 
-func run(seconds: Double, keep: Bool, lanes: Bool = true) -> RunResult {
+func run(seconds: Double, keep: Bool, rendering: Rendering = .lanes) -> RunResult {
+    let lanes = rendering != .scalar, stepped = rendering == .steppedLanes
     let sampleRate = 48_000.0
     let blockSize = 256
     let spec = ProcessSpec(sampleRate: sampleRate, maximumBlockSize: blockSize)
@@ -154,7 +222,8 @@ func run(seconds: Double, keep: Bool, lanes: Bool = true) -> RunResult {
     var groups = voices.withUnsafeMutableBufferPointer { v in (0..<8).map { VoiceLanes(v, first: 8 * $0, spec: spec) } }
     var envelopes = voices.map(\.envelope)
     var laneMix = [SIMD8<Float>](repeating: SIMD8(), count: blockSize)
-    var laneGains = [SIMD8<Float>](repeating: SIMD8(), count: blockSize)
+    // Scratch: one block of gains (stepped envelopes) or two of saws (held pairs).
+    var laneGains = [SIMD8<Float>](repeating: SIMD8(), count: 2 * blockSize)
     var peak: Float = 0
     var sumSquares = 0.0
 
@@ -174,12 +243,26 @@ func run(seconds: Double, keep: Bool, lanes: Bool = true) -> RunResult {
                 if lanes {
                     let lm = laneMix.baseAddress!, e = envelopes.baseAddress!, lg = laneGains.baseAddress!
                     for i in 0..<n { lm[i] = SIMD8() }
-                    for g in groups.indices { renderLanes(&groups[g], e + 8 * g, into: lm, gains: lg, 0..<split) }
+                    if stepped {
+                        for g in groups.indices { renderSteppedLanes(&groups[g], e + 8 * g, into: lm, gains: lg, 0..<split) }
+                    } else {
+                        for g in stride(from: 0, to: groups.count, by: 2) {
+                            if groups[g].envelopes.isHeld && groups[g + 1].envelopes.isHeld {
+                                renderHeldPair(&groups[g], &groups[g + 1], into: lm, saws: lg, 0..<split)
+                            } else {
+                                renderLanes(&groups[g], e + 8 * g, into: lm, gains: lg, 0..<split)
+                                renderLanes(&groups[g + 1], e + 8 * g + 8, into: lm, gains: lg, 0..<split)
+                            }
+                        }
+                    }
                     if split < n {
                         for g in groups.indices {
                             for lane in 0..<8 { groups[g].envelopes.update(lane, &e[8 * g + lane]) { $0.gateOff() } }
                         }
-                        for g in groups.indices { renderLanes(&groups[g], e + 8 * g, into: lm, gains: lg, split..<n) }
+                        for g in groups.indices {
+                            if stepped { renderSteppedLanes(&groups[g], e + 8 * g, into: lm, gains: lg, split..<n) }
+                            else { renderLanes(&groups[g], e + 8 * g, into: lm, gains: lg, split..<n) }
+                        }
                     }
                     for i in 0..<n {
                         let four = lm[i].lowHalf + lm[i].highHalf
@@ -220,24 +303,29 @@ enum ReferencePatch {
     static func main(_ options: Options) {
         let seconds = options.seconds ?? 60
         if options.check {
-            // The lanes against the scalar voices, sample by sample (same patch, same seconds).
-            let lanes = run(seconds: seconds, keep: true, lanes: true)
-            let scalar = run(seconds: seconds, keep: true, lanes: false)
+            // The lanes against the scalar voices, sample by sample (same patch, same seconds), and against
+            // the lanes stepped sample by sample, bit for bit.
+            let lanes = run(seconds: seconds, keep: true, rendering: .lanes)
+            let scalar = run(seconds: seconds, keep: true, rendering: .scalar)
+            let stepped = run(seconds: seconds, keep: true, rendering: .steppedLanes)
             let difference = zip(lanes.samples, scalar.samples).map { abs($0 - $1) }.max() ?? 0
             print(String(format: "lanes vs scalar voices: largest difference %.2e over %d samples (output sum/64)",
                           difference, lanes.samples.count))
-            if !(difference <= 2e-5) { exit(1) }
+            let unequal = zip(lanes.samples, stepped.samples).count { $0.bitPattern != $1.bitPattern }
+            print("lanes vs stepped lanes: \(unequal) of \(lanes.samples.count) samples differ in any bit")
+            if !(difference <= 2e-5) || unequal != 0 { exit(1) }
             return
         }
         var results: [RunResult] = []
         for r in 0..<options.runs {
-            results.append(run(seconds: seconds, keep: options.output != nil && r == 0, lanes: !options.scalar))
+            results.append(run(seconds: seconds, keep: options.output != nil && r == 0,
+                               rendering: options.scalar ? .scalar : options.steppedLanes ? .steppedLanes : .lanes))
         }
         let best = results.min { $0.cpu < $1.cpu }!
         let sortedCPU = results.map(\.cpu).sorted()
         let median = sortedCPU[sortedCPU.count / 2]
         let voiceSamples = 64 * seconds * 48_000
-        print("reference patch: 64 voices band-limited (4-point PolyBLEP) saw -> SVF LP 2 kHz Q 5 -> ADSR 10/200/0.7/500 ms, \(seconds) s at 48 kHz, 256-frame blocks, \(options.scalar ? "scalar voices" : "voices in SIMD lanes")")
+        print("reference patch: 64 voices band-limited (4-point PolyBLEP) saw -> SVF LP 2 kHz Q 5 -> ADSR 10/200/0.7/500 ms, \(seconds) s at 48 kHz, 256-frame blocks, \(options.scalar ? "scalar voices" : options.steppedLanes ? "voices in SIMD lanes, stepped per sample" : "voices in SIMD lanes")")
         print(String(format: "runs: %d   CPU seconds best %.3f  median %.3f   (wall best %.3f)", options.runs, best.cpu, median, results.map(\.wall).min()!))
         // One machine-readable line for scripts/bench/compare: the render loop's CPU alone (no start-up, no output file).
         print(String(format: "render-cpu-seconds %.4f", median))

@@ -2,6 +2,7 @@
 //
 //   prospero-bench [patch] [--seconds S] [--runs N] [--output FILE.f32]   reference patch (dsp-references.md §3), voices in SIMD lanes
 //                  [--scalar] [--check]                                  voice by voice / both, printing the largest difference
+//                  [--stepped-lanes]                                     the lanes without their block paths (the --check reference)
 //   prospero-bench kernels                                                per-kernel costs in ns/sample
 //   prospero-bench osc [--seconds S]                                      OSC decoding, messages per second, one core
 //   prospero-bench midi [--seconds S]                                     SMF and MIDI stream parsing, MB/s
@@ -21,13 +22,16 @@ struct Options {
     var output: String?
     /// `patch`: render the voices one by one instead of in SIMD lanes.
     var scalar = false
-    /// `patch`: render lanes and scalar voices and print their largest difference.
+    /// `patch`: render the lanes stepped sample by sample (no held gains, no ramp runs): the bit-for-bit reference.
+    var steppedLanes = false
+    /// `patch`: render lanes, stepped lanes and scalar voices and print their differences.
     var check = false
 }
 
 let usage = """
     usage: prospero-bench [patch|kernels|osc|midi|alloc|engines|voices|all] [--seconds S] [--runs N] [--output FILE.f32]
            [--scalar] [--check]  (patch: voice by voice instead of SIMD lanes / both, printing their largest difference)
+           [--stepped-lanes]  (patch: the lanes stepped sample by sample, the reference --check compares bit for bit)
            [--only NAME]  (engines: only the rows whose name contains NAME)
 
     """
@@ -53,6 +57,7 @@ func parseOptions() -> Options {
             options.runs = n
         case "--output": options.output = args.popFirst()
         case "--scalar": options.scalar = true
+        case "--stepped-lanes": options.steppedLanes = true
         case "--check": options.check = true
         case "--kernels": options.command = "kernels"
         case "--only":

@@ -86,4 +86,78 @@ struct ADSRLanesTests {
         let mask: SIMDMask<SIMD8<Int64>> = [false, true, false, true, false, false, false, true]
         #expect(ADSRLanes.bits(mask) == 0b1000_1010)
     }
+
+    /// `isHeld` (the reference patch's block path takes `output` once for the block): wherever it says so,
+    /// stepping on gives the same output and the same levels, bit for bit, and ends no segment. Random
+    /// envelopes with events, both curves; the held states are reached (sustains, idle lanes) and checked.
+    @Test(arguments: [EnvelopeShape.linear, .exponential])
+    func heldLanesStepToTheSameBits(shape: EnvelopeShape) {
+        var random = SeededRandom(seed: shape == .linear ? 21 : 22)
+        func parameters() -> ADSR.Parameters {
+            ADSR.Parameters(attack: random.double(0...0.01), decay: random.double(0...0.02),
+                            sustain: random.double(0...1), release: random.double(0...0.02), shape: shape)
+        }
+        var owned = (0..<8).map { _ in ADSR(parameters()) }
+        for v in 0..<8 { owned[v].prepare(Self.spec) }
+        var lanes = ADSRLanes()
+        for v in 0..<8 { lanes.load(v, from: owned[v]) }
+        var held = 0
+        for n in 0..<96_000 {
+            // Events rarely, so that the glides reach their fixed points between them.
+            for v in 0..<8 where random.uniform() < 0.0002 {
+                switch random.next() % 3 {
+                case 0: lanes.update(v, &owned[v]) { $0.gateOn() }
+                case 1: lanes.update(v, &owned[v]) { $0.gateOff() }
+                default: let p = parameters(); lanes.update(v, &owned[v]) { $0.setParameters(p) }
+                }
+            }
+            if n.isMultiple(of: 64) && lanes.isHeld {
+                held += 1
+                let output = lanes.output
+                var stepped = lanes
+                for _ in 0..<256 {
+                    #expect(!ADSRLanes.anyLane(stepped.step()))
+                    #expect(stepped.output.bitPatterns == output.bitPatterns)
+                }
+                for v in 0..<8 { #expect(stepped.level(v).bitPattern == lanes.level(v).bitPattern) }
+            }
+            let ended = lanes.step()
+            if ADSRLanes.anyLane(ended) {
+                for v in 0..<8 where ended[v] { lanes.endSegment(v, &owned[v]) }
+            }
+        }
+        #expect(held > 100, "only \(held) held checks")
+    }
+
+    /// The reference patch's envelopes (10 ms / 200 ms / 0.7 / 500 ms) are held once the sustain glide
+    /// settles, and again once released to idle; never while a segment runs.
+    @Test func referencePatchEnvelopesAreHeldInSustainAndIdle() {
+        var envelope = ADSR(ADSR.Parameters(attack: 0.01, decay: 0.2, sustain: 0.7, release: 0.5))
+        envelope.prepare(Self.spec)
+        envelope.gateOn()
+        var owned = Array(repeating: envelope, count: 8)
+        var lanes = ADSRLanes()
+        for v in 0..<8 { lanes.load(v, from: owned[v]) }
+        func run(_ samples: Int) -> Int? {
+            for n in 0..<samples {
+                if lanes.isHeld { return n }
+                let ended = lanes.step()
+                if ADSRLanes.anyLane(ended) { for v in 0..<8 where ended[v] { lanes.endSegment(v, &owned[v]) } }
+            }
+            return nil
+        }
+        let sustainHeld = run(48_000)
+        #expect(sustainHeld != nil && sustainHeld! > 10_080, "held after \(String(describing: sustainHeld)) samples")
+        #expect(owned.allSatisfy { $0.stage == .sustain })
+        for v in 0..<8 { lanes.update(v, &owned[v]) { $0.gateOff() } }
+        #expect(!lanes.isHeld)
+        let idleHeld = run(48_000)
+        #expect(idleHeld != nil && idleHeld! >= 24_000)
+        #expect(owned.allSatisfy { $0.stage == .idle })
+        #expect(lanes.output == SIMD8<Float>())
+    }
+}
+
+private extension SIMD8 where Scalar == Float {
+    var bitPatterns: SIMD8<UInt32> { unsafeBitCast(self, to: SIMD8<UInt32>.self) }
 }

@@ -72,6 +72,30 @@ import Touchstone
         #expect(difference < 2e-5, "\(waveform): largest lane difference \(difference)")
     }
 
+    /// The phase's wrap as a compare, a mask and a subtraction (`p − (p ≥ 1 ? 1 : 0)`) gives the bits
+    /// the blend of `p` and `p − 1` gave: the phases of every lane, sample after sample, against the
+    /// blend computed here on the lanes' own increments (read as the first step from phase 0), from
+    /// sub-audio to the 0.45·fs clamp and a stopped lane.
+    @Test func phaseWrapEqualsTheBlendBitForBit() {
+        let hz = SIMD8<Float>(0, 0.3, 27.5, 55 * 37.7, 4_186, 11_999, 12_001, 21_600)
+        var lanes = BandLimitedOscillatorLanes(waveform: .saw, frequencies: hz)
+        lanes.prepare(Self.spec)
+        var probe = lanes
+        _ = probe.nextSaw()
+        let increments = probe.phase          // 0 + increment, exact
+        var reference = lanes.phase
+        for n in 0..<200_000 {
+            _ = lanes.nextSaw()
+            let p = reference + increments
+            reference = p.replacing(with: p - 1, where: p .>= 1)
+            let same = unsafeBitCast(lanes.phase, to: SIMD8<UInt32>.self) .== unsafeBitCast(reference, to: SIMD8<UInt32>.self)
+            if !all(same) {
+                Issue.record("sample \(n): phases \(lanes.phase), blend \(reference)")
+                return
+            }
+        }
+    }
+
     /// Skipping keeps the phase where rendering would have left it.
     @Test func skipLandsOnTheRenderedPhase() {
         var rendered = BandLimitedOscillatorLanes(waveform: .saw, frequencies: SIMD8(55, 110, 220, 440, 880, 1760, 3520, 7040))

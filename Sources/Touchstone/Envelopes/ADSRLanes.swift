@@ -96,6 +96,22 @@ public struct ADSRLanes: Sendable {
         return next * directions .>= signedEnds
     }
 
+    /// Whether every lane sits at a fixed point of its step: the next `step()` would leave every level
+    /// the same, bit for bit, and end no segment. The step is a function of the level alone (its
+    /// coefficients change only through `update` and `endSegment`), so every step after it does the same
+    /// until the next event, and `output` is the same for every sample until then: a voice loop may take
+    /// it once for its block instead of stepping (a sustain the glide has reached, idle lanes).
+    ///
+    /// Levels are compared as bit patterns, not as numbers: −0 and +0 are told apart and a NaN level is
+    /// held only if stepping reproduces its bits, so holding never differs from stepping.
+    /// - Complexity: one step's arithmetic and two mask reductions; call it once per block.
+    @inlinable
+    public var isHeld: Bool {
+        let next = levels * coefficients + bases
+        let same = unsafeBitCast(next, to: SIMD8<UInt64>.self) .== unsafeBitCast(levels, to: SIMD8<UInt64>.self)
+        return !Self.anyLane(.!same) && !Self.anyLane(next * directions .>= signedEnds)
+    }
+
     /// Finishes `lane`'s segment in its scalar `envelope` (level to the segment's end, next stage) and
     /// reloads the lane. `output` then holds what the scalar envelope returned at this sample.
     @inlinable
