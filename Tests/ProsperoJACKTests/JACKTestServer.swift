@@ -37,6 +37,15 @@ func waitUntil(_ what: String, timeout: Duration = .seconds(5), _ condition: () 
     }
 }
 
+/// Polls `condition` every 5 ms until `deadline`, a deadline in the machine's time (``MachineDeadline``): for
+/// waits on a peer's start, which a build beside the tests can hold back for seconds.
+func waitUntil(_ what: String, deadline: MachineDeadline, _ condition: () -> Bool) throws {
+    while !condition() {
+        guard !deadline.expired else { throw TimedOut(what: "\(what) (\(String(format: "%.1f", deadline.elapsed)) s)") }
+        usleep(5_000)
+    }
+}
+
 private let serverCounter = Atomic<Int>(0)
 /// Serialises server starts (see ``JACKTestServer/init(sampleRate:period:named:)``).
 private let startLock = NSLock()
@@ -115,7 +124,8 @@ final class JACKTestServer {
                 ["--no-realtime", "-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
                 server: nil
             )
-            try waitUntil("jackd \(name) to accept clients") {
+            // 5 s on a quiet machine (it takes well under one), up to 30 s while a build holds the cores.
+            try waitUntil("jackd \(name) to accept clients", deadline: MachineDeadline(seconds: 5, limit: 6)) {
                 guard jackd.process.isRunning else { return true }
                 return (try? JACKServerStatus.query(serverName: name, clientName: "probe")) != nil
             }

@@ -43,7 +43,9 @@ with studio_browser() as driver:
 
     # The hands screen: a learn button beside every synth knob.
     driver.get(f"{base}/hands/")
-    by_testid(driver, "hands-activate").click()
+    # The notice (and its button) shows once the page has the studio's state: Hecate is the one playing.
+    wait_for(lambda: (b := by_testid(driver, "hands-activate")).is_displayed() and b, timeout=10,
+             what="the hands page's notice that another instrument plays", machine_time=True).click()
     for name in ["attack", "release", "lfoRate", "toneCutoff", "delayMix", "reverbMix", "gain"]:
         button = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, f'[data-testid="learn-hands.synth.{name}"]'),
                           what=f"the learn button of hands.synth.{name}")[0]
