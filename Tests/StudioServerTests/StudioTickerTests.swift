@@ -1,0 +1,111 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Studio
+import StudioServer
+import Synchronization
+import Testing
+
+/// The studio's tick on an event loop (``StudioTicker``): it runs on its loop, at the rate each tick asks for, and
+/// nothing runs once its stop completed. Rates are checked from above exactly (a tick never comes early: at most
+/// elapsed / period + 1 ticks) and from below loosely (a busy machine delays timers, it does not add ticks).
+@Suite("Studio ticker", .serialized)
+struct StudioTickerTests {
+    let loop = MultiThreadedEventLoopGroup.singleton.next()
+
+    /// What the tick closure saw.
+    final class Record: Sendable {
+        let ticks = Atomic<Int>(0)
+        let offLoop = Atomic<Int>(0)
+        let period = Atomic<Int>(20)  // ms, what the next tick asks for
+    }
+
+    func ticker(_ record: Record) -> StudioTicker {
+        let loop = self.loop
+        return StudioTicker(loop: loop) {
+            if !loop.inEventLoop { record.offLoop.add(1, ordering: .relaxed) }
+            record.ticks.add(1, ordering: .relaxed)
+            return .milliseconds(Int64(record.period.load(ordering: .relaxed)))
+        }
+    }
+
+    /// Ticks counted over about `seconds` of this thread's sleep, and the seconds that really passed.
+    func ticks(_ record: Record, over seconds: Double) -> (count: Int, elapsed: Double) {
+        let before = record.ticks.load(ordering: .relaxed), start = Date()
+        Thread.sleep(forTimeInterval: seconds)
+        return (record.ticks.load(ordering: .relaxed) - before, Date().timeIntervalSince(start))
+    }
+
+    @Test("ticks on its loop at the rate it asks for")
+    func rate() throws {
+        let record = Record()
+        let ticker = ticker(record)
+        ticker.start(after: .milliseconds(20))
+        defer { _ = try? ticker.stop().wait() }
+        let (count, elapsed) = ticks(record, over: 1.0)
+        #expect(count <= Int(elapsed / 0.020) + 1, "\(count) ticks of 20 ms in \(elapsed) s")
+        #expect(count >= 10, "\(count) ticks of 20 ms in \(elapsed) s")
+        #expect(record.offLoop.load(ordering: .relaxed) == 0, "a tick ran off its loop")
+        #expect(try ticker.count().wait() == record.ticks.load(ordering: .relaxed))
+    }
+
+    @Test("follows the rate each tick asks for: 4 Hz, then 50 Hz, then 4 Hz again")
+    func changesRate() throws {
+        let record = Record()
+        record.period.store(250, ordering: .relaxed)
+        let ticker = ticker(record)
+        ticker.start(after: .milliseconds(250))
+        defer { _ = try? ticker.stop().wait() }
+        let slow = ticks(record, over: 1.0)
+        #expect(slow.count <= Int(slow.elapsed / 0.250) + 1, "\(slow.count) ticks at 4 Hz in \(slow.elapsed) s")
+        #expect(slow.count >= 1)
+        // The tick that sees the new rate asks for it: within one slow period, 20 ms ticks.
+        record.period.store(20, ordering: .relaxed)
+        Thread.sleep(forTimeInterval: 0.3)
+        let fast = ticks(record, over: 1.0)
+        #expect(fast.count >= 10, "\(fast.count) ticks at 50 Hz in \(fast.elapsed) s")
+        #expect(fast.count <= Int(fast.elapsed / 0.020) + 1)
+        record.period.store(250, ordering: .relaxed)
+        Thread.sleep(forTimeInterval: 0.1)
+        let again = ticks(record, over: 1.0)
+        #expect(again.count <= Int(again.elapsed / 0.250) + 1, "\(again.count) ticks back at 4 Hz in \(again.elapsed) s")
+    }
+
+    @Test("nothing ticks once the stop completed, also a stop before the first tick, and no start after a stop")
+    func stop() throws {
+        let record = Record()
+        record.period.store(5, ordering: .relaxed)
+        let ticker = ticker(record)
+        ticker.start(after: .milliseconds(5))
+        Thread.sleep(forTimeInterval: 0.2)
+        try ticker.stop().wait()
+        let stopped = record.ticks.load(ordering: .relaxed)
+        #expect(stopped > 0)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(record.ticks.load(ordering: .relaxed) == stopped, "ticks after the stop")
+        ticker.start(after: .milliseconds(5))
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(record.ticks.load(ordering: .relaxed) == stopped, "a start after the stop ticked")
+
+        let early = Record()
+        let unstarted = self.ticker(early)
+        unstarted.start(after: .milliseconds(100))
+        try unstarted.stop().wait()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(early.ticks.load(ordering: .relaxed) == 0)
+    }
+
+    @Test("the studio ticks at 4 Hz for a page that only listens, at 30 Hz while a page watches a panel")
+    func studioRate() throws {
+        let session = StudioSession(instruments: [StudioToneInstrument()])
+        #expect(StudioServer.tickInterval(session.fanOut) == .milliseconds(250))
+        let listener = session.connect(outbox: { _ in })
+        session.receive(Array(#"{"type":"hello","subscribe":["status","audio"]}"#.utf8), from: listener, now: 0)
+        #expect(StudioServer.tickInterval(session.fanOut) == .milliseconds(250))
+        let watcher = session.connect(outbox: { _ in })
+        session.receive(Array(#"{"type":"hello","subscribe":["meters"]}"#.utf8), from: watcher, now: 0)
+        #expect(StudioServer.tickInterval(session.fanOut) == .milliseconds(33))
+        session.disconnect(watcher, now: 1)
+        #expect(StudioServer.tickInterval(session.fanOut) == .milliseconds(250))
+    }
+}
