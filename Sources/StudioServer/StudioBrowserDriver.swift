@@ -75,6 +75,10 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     /// Held by the loop that drains the ring (loops only, never the render thread): the ring has one reader at a
     /// time when the listeners' home moves from one loop to another, and the groups reach each socket in order.
     private let handingOn = Mutex(())
+    /// Called on loop number `index` (of those given to ``handOn(from:)``) after each group it handed on: the loop is
+    /// awake, so work due about now can run there without a wake-up of its own (the studio's tick:
+    /// ``StudioServer/rideAlong(onLoop:)``). Set before ``start(stop:)``.
+    public var afterGroup: (@Sendable (_ index: Int) -> Void)?
     private let active = Atomic<Int>(-1)
     private let ratioBits = Atomic<UInt64>(1.0.bitPattern)
     private let stopping = Atomic<Bool>(false)
@@ -165,7 +169,9 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     public func handOn(from loops: [any EventLoop]) throws {
         var bells: [StudioLoopDoorbell] = []
         do {
-            for loop in loops { bells.append(try StudioLoopDoorbell(loop: loop) { [weak self] in self?.handOn() }) }
+            for (index, loop) in loops.enumerated() {
+                bells.append(try StudioLoopDoorbell(loop: loop) { [weak self] in self?.handOn(onLoop: index) })
+            }
         } catch {
             for bell in bells { bell.close() }
             throw error
@@ -174,14 +180,16 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
         loopDoorbellEnds = bells.map(\.writeEnd)
     }
 
-    /// Every waiting frame, oldest first, to the clients subscribed to `audio` (the sender thread, or a loop).
-    private func handOn() {
+    /// Every waiting frame, oldest first, to the clients subscribed to `audio` (the sender thread, or loop number
+    /// `index`, which then runs ``afterGroup``).
+    private func handOn(onLoop index: Int? = nil) {
         handingOn.withLock { _ in
             var frames: [[UInt8]] = []
             frames.reserveCapacity(ring.count)
             ring.drain { frames.append(Array($0)) }
             fanOut.send(frames: frames, to: .audio)
         }
+        if let index, let afterGroup { afterGroup(index) }
     }
 
     /// Render thread: rings, of the doorbells' write ends `ends` (not empty), the one of the loop the listeners live

@@ -12,7 +12,7 @@ import Synchronization
 
 /// The studio's HTTP and WebSocket server (Hummingbird 2): serves the bundled pages to requests that
 /// pass ``StudioSecurity``, upgrades `/ws` to the protocol (docs/studio-protocol.md) and connects each
-/// socket to the ``StudioSession``; a ticker on one of NIO's event loops (``StudioTicker``) sends the panels' binary
+/// socket to the ``StudioSession``; a ticker on NIO's event loops (``StudioTicker``) sends the panels' binary
 /// frames at 30 Hz and `status` at 2 Hz.
 public final class StudioServer: @unchecked Sendable {
     public let session: StudioSession
@@ -145,8 +145,11 @@ public final class StudioServer: @unchecked Sendable {
         // The tick on the first of the server's loops: its timer wakes that loop alone, and no thread of Swift's pool.
         let start = now
         tickState = TickState(last: start, lastExpiry: start)  // before the loop's first tick: the ticker's start orders it
-        let ticker = StudioTicker(loop: Self.eventLoops[0]) { [self] in tick() }
-        ticker.start(after: Self.tickInterval(session.fanOut))
+        // On the loop the listening pages live on, riding along on their groups of audio (``rideAlong(onLoop:)``).
+        let fanOut = session.fanOut
+        let ticker = StudioTicker(loops: Self.eventLoops, home: { fanOut.listenersHome }) { [self] in tick() }
+        ticking.withLock { $0 = ticker }
+        ticker.start(after: Self.tickInterval(fanOut))
         return Serving(group: group, serving: serving, ticker: ticker)
     }
 
@@ -154,6 +157,7 @@ public final class StudioServer: @unchecked Sendable {
     /// rethrows why it failed, if it did.
     func close(_ serving: Serving) async throws {
         sockets.closeAll()
+        ticking.withLock { $0 = nil }
         let ticked = serving.ticker.stop()
         await serving.group.triggerGracefulShutdown()
         _ = try? await ticked.get()
@@ -295,13 +299,22 @@ public final class StudioServer: @unchecked Sendable {
         .milliseconds(watchedAt30Hz.contains { fanOut.hasSubscribers(to: $0) } ? 33 : 250)
     }
 
-    /// What the tick keeps between ticks (the ticker's loop alone touches it).
+    /// What the tick keeps between ticks (one tick at a time touches it: ``StudioTicker``).
     private struct TickState {
         var count = 0
         /// When the last tick ran, the status was last sent and clients last expired (monotonic seconds).
         var last: Double
         var lastStatus = -Double.infinity
         var lastExpiry: Double
+    }
+
+    /// The ticker while the server serves.
+    private let ticking = Mutex<StudioTicker?>(nil)
+
+    /// Event loop number `index` of ``eventLoops`` is awake for a group of browser audio: the tick, if due and
+    /// waiting on that loop, runs now instead of waking it again (``StudioTicker/rideAlong(onLoop:)``).
+    public func rideAlong(onLoop index: Int) {
+        ticking.withLock { $0 }?.rideAlong(onLoop: index)
     }
 
     /// One tick, on the ticker's loop; returns the delay until the next (``tickInterval(_:)``).
@@ -335,6 +348,6 @@ public final class StudioServer: @unchecked Sendable {
         tickState = state
         return Self.tickInterval(fanOut)
     }
-    /// The ticker's loop alone reads and writes it (``tick()``), once the ticker started.
+    /// Only the ticks read and write it (``tick()``), one after the other, once the ticker started.
     private var tickState = TickState(last: 0, lastExpiry: 0)
 }

@@ -2,6 +2,7 @@ import Enobarbus
 import Foundation
 import NIOCore
 import NIOPosix
+import ProsperoTestSupport
 import Studio
 import StudioServer
 import Testing
@@ -11,7 +12,7 @@ import Testing
 /// that loop writes the socket in the same wake-up, the whole group as one write. Every block reaches a subscribed
 /// client once, in order, whole, at the render rate; no group is handed from one loop to another; the groups are
 /// written whole. Two listeners in turn land on NIO's loops in turn, so both loops' doorbells are taken.
-@Suite("Studio browser audio from an event loop", .serialized)
+@Suite("Studio browser audio from an event loop", .serialized, .ownThread)
 struct StudioBrowserAudioLoopTests {
     @Test("handed on from the listener's loop, a client receives every block once, in order, a group per write, with no hop")
     func stream() throws {

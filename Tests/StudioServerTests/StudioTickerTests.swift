@@ -4,12 +4,13 @@ import NIOPosix
 import Studio
 import StudioServer
 import Synchronization
+import ProsperoTestSupport
 import Testing
 
 /// The studio's tick on an event loop (``StudioTicker``): it runs on its loop, at the rate each tick asks for, and
 /// nothing runs once its stop completed. Rates are checked from above exactly (a tick never comes early: at most
 /// elapsed / period + 1 ticks) and from below loosely (a busy machine delays timers, it does not add ticks).
-@Suite("Studio ticker", .serialized)
+@Suite("Studio ticker", .serialized, .ownThread)
 struct StudioTickerTests {
     let loop = MultiThreadedEventLoopGroup.singleton.next()
 
@@ -46,7 +47,9 @@ struct StudioTickerTests {
         #expect(count <= Int(elapsed / 0.020) + 1, "\(count) ticks of 20 ms in \(elapsed) s")
         #expect(count >= 10, "\(count) ticks of 20 ms in \(elapsed) s")
         #expect(record.offLoop.load(ordering: .relaxed) == 0, "a tick ran off its loop")
-        #expect(try ticker.count().wait() == record.ticks.load(ordering: .relaxed))
+        try ticker.stop().wait()
+        #expect(ticker.ticks.all == record.ticks.load(ordering: .relaxed))
+        #expect(ticker.ticks.ridden == 0)
     }
 
     @Test("follows the rate each tick asks for: 4 Hz, then 50 Hz, then 4 Hz again")
@@ -107,5 +110,69 @@ struct StudioTickerTests {
         #expect(StudioServer.tickInterval(session.fanOut) == .milliseconds(33))
         session.disconnect(watcher, now: 1)
         #expect(StudioServer.tickInterval(session.fanOut) == .milliseconds(250))
+    }
+
+    /// Two loops; `home` says where listeners live (nil: nobody listens).
+    final class Home: Sendable {
+        let index = Atomic<Int>(-1)
+        var value: Int? { let i = index.load(ordering: .relaxed); return i >= 0 ? i : nil }
+    }
+
+    @Test("while pages listen, a due slow tick rides along on their loop's wake-up instead of its own timer")
+    func ridesAlong() throws {
+        let loops = StudioServer.eventLoops
+        let record = Record()
+        record.period.store(250, ordering: .relaxed)
+        let home = Home()
+        home.index.store(loops.count - 1, ordering: .relaxed)
+        let listenersLoop = loops[loops.count - 1]
+        let ticker = StudioTicker(loops: loops, home: { home.value }) {
+            if !listenersLoop.inEventLoop { record.offLoop.add(1, ordering: .relaxed) }
+            record.ticks.add(1, ordering: .relaxed)
+            return .milliseconds(Int64(record.period.load(ordering: .relaxed)))
+        }
+        ticker.start(after: .milliseconds(250))
+        defer { _ = try? ticker.stop().wait() }
+        // The first tick comes by its timer (100 ms of grace after its due time, nothing woke the loop before).
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(ticker.ticks == (1, 0), "\(ticker.ticks)")
+        // Groups of audio every 32 ms on the listeners' loop: each due tick runs there, none by its timer, and
+        // none early (at most elapsed / 250 ms + 1 of them).
+        let start = Date()
+        while Date().timeIntervalSince(start) < 1.5 {
+            try listenersLoop.submit { ticker.rideAlong(onLoop: loops.count - 1) }.wait()
+            // A group on another loop is no use to a tick waiting on this one.
+            if loops.count > 1 { try loops[0].submit { ticker.rideAlong(onLoop: 0) }.wait() }
+            Thread.sleep(forTimeInterval: 0.032)
+        }
+        let (all, ridden) = ticker.ticks
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(ridden >= 3, "\(ridden) of \(all) ticks rode along")
+        #expect(all - 1 - ridden <= 2, "\(all - 1 - ridden) ticks came by their timer while groups came every 32 ms")
+        #expect(all - 1 <= Int(elapsed / 0.25) + 1, "\(all - 1) ticks of 250 ms in \(elapsed) s")
+        #expect(record.offLoop.load(ordering: .relaxed) == 0, "a tick ran off the listeners' loop")
+        // Nobody listens: the ticks keep their own exact timer on the first loop (no grace: 4 Hz, not less).
+        home.index.store(-1, ordering: .relaxed)
+        Thread.sleep(forTimeInterval: 0.3)
+        let before = ticker.ticks.all
+        Thread.sleep(forTimeInterval: 1.0)
+        #expect(ticker.ticks.all - before >= 3, "\(ticker.ticks.all - before) ticks in 1 s with nobody listening")
+    }
+
+    @Test("a tick not yet due does not ride along; a stopped ticker never does")
+    func notBeforeDue() throws {
+        let loop = StudioServer.eventLoops[0]
+        // A long grace: on a busy machine the timer must not come first.
+        let ticker = StudioTicker(loops: [loop], home: { 0 }, grace: .seconds(10)) { .milliseconds(500) }
+        ticker.start(after: .milliseconds(500))
+        try loop.submit { ticker.rideAlong(onLoop: 0) }.wait()
+        #expect(ticker.ticks == (0, 0))
+        Thread.sleep(forTimeInterval: 0.55)
+        try loop.submit { ticker.rideAlong(onLoop: 0) }.wait()
+        #expect(ticker.ticks == (1, 1))
+        try ticker.stop().wait()
+        Thread.sleep(forTimeInterval: 0.55)
+        try loop.submit { ticker.rideAlong(onLoop: 0) }.wait()
+        #expect(ticker.ticks == (1, 1))
     }
 }

@@ -73,7 +73,7 @@ import Touchstone
         #expect(ring.count == 3)
         for i in 8..<13 { #expect(ring.push(i), "the discarded slots are free again") }
         #expect(ring.pop() == 5)
-        #expect(ring.discard(100) == 6, "more than queued drops what is queued")
+        #expect(ring.discard(100) == 7, "more than queued drops what is queued")
         #expect(ring.pop() == nil)
         #expect(ring.push(42))
         #expect(ring.pop() == 42)
