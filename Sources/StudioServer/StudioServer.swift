@@ -157,10 +157,11 @@ public final class StudioServer: @unchecked Sendable {
     /// rethrows why it failed, if it did.
     func close(_ serving: Serving) async throws {
         sockets.closeAll()
-        ticking.withLock { $0 = nil }
         let ticked = serving.ticker.stop()
         await serving.group.triggerGracefulShutdown()
         _ = try? await ticked.get()
+        lastTicks.withLock { $0 = serving.ticker.ticks }
+        ticking.withLock { $0 = nil }
         // Graceful shutdown closes idle keep-alive connections; anything still open after 300 ms is cut.
         let guardTask = Task(executorPreference: options.executor) {
             try await Task.sleep(for: .milliseconds(300))
@@ -310,6 +311,11 @@ public final class StudioServer: @unchecked Sendable {
 
     /// The ticker while the server serves.
     private let ticking = Mutex<StudioTicker?>(nil)
+    /// The last ticker's counts once it stopped.
+    private let lastTicks = Mutex((all: 0, ridden: 0))
+
+    /// The studio's ticks so far, and how many rode along on a group of browser audio (``StudioTicker``).
+    public var ticks: (all: Int, ridden: Int) { ticking.withLock { $0 }?.ticks ?? lastTicks.withLock { $0 } }
 
     /// Event loop number `index` of ``eventLoops`` is awake for a group of browser audio: the tick, if due and
     /// waiting on that loop, runs now instead of waking it again (``StudioTicker/rideAlong(onLoop:)``).

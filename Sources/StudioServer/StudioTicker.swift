@@ -7,20 +7,20 @@ import Synchronization
 /// what is watched (30 Hz while a page shows a panel, 4 Hz otherwise); the delay counts from the end of a tick (a slow
 /// tick delays the next, none pile up, none comes early). ``stop()`` ends it: no tick runs after its future completes.
 ///
-/// **Riding along.** While pages listen, the next tick is scheduled on the loop they live on (`home`), and that
-/// loop, awake anyway for each group of browser audio, runs a due tick itself (``rideAlong(onLoop:)``) instead of
-/// waking for it: the timer then waits up to a grace (``ridingGrace``) past the due time, a fallback for audio
-/// that stalls.
-/// So a listening studio's 4 Hz tick costs no wake-up of its own; each tick runs at most a group late (32 ms at the
-/// default 6 blocks). Fast ticks (under 100 ms: a panel shown) keep their exact timer.
+/// **Riding along.** While pages listen, a slow tick (4 Hz) waits on the loop they live on (`home`) for that loop's
+/// next wake-up for a group of browser audio, which runs it (``rideAlong(onLoop:)``): a listening studio's tick costs
+/// no wake-up of its own, and each tick comes at most a group late (32 ms at the default 6 blocks). A fallback timer
+/// runs a tick that no group came for within a grace (``ridingGrace``: audio that stalls). That timer is kept across
+/// ticks, moved only when it fires, because NIO leaves a loop's timer armed for a task that was cancelled: a timer
+/// cancelled at every tick would still wake the loop at every tick. Fast ticks (under 100 ms: a panel shown) keep an
+/// exact timer each.
 ///
 /// Ticks run one at a time, each after the one before (on one loop or, when the listeners move, on another), so what
 /// a tick touches needs no lock of its own.
 public final class StudioTicker: Sendable {
-    /// How late a slow tick may come while pages listen, waiting for a group's wake-up to ride along (three groups
-    /// of the default 32 ms).
-    public static let ridingGrace = TimeAmount.milliseconds(100)
-    /// Ticks this often or more stay on their exact timer.
+    /// How late a slow tick may come while pages listen and no group of audio comes to run it.
+    public static let ridingGrace = TimeAmount.seconds(1)
+    /// Ticks this often or more keep an exact timer.
     static let fastTick = TimeAmount.milliseconds(100)
 
     private let loops: [any EventLoop]
@@ -31,11 +31,17 @@ public final class StudioTicker: Sendable {
 
     struct State {
         var stopped = false
-        /// The next tick's timer, its loop (an index into the loops) and when it is due.
-        var pending: Scheduled<Void>?
+        /// A tick is waiting to run: on loop `loop` (an index into the loops), due at `due`.
+        var waiting = false
         var loop = 0
         var due = NIODeadline.distantFuture
-        /// Which timer is the live one: a timer cancelled too late to stop it finds a newer generation and returns.
+        /// The waiting tick rides along on groups of audio (else its exact timer, `timer`, runs it).
+        var riding = false
+        var timer: Scheduled<Void>?
+        /// The riding ticks' fallback, on loop `fallbackLoop`.
+        var fallback: Scheduled<Void>?
+        var fallbackLoop = 0
+        /// Which exact timer is the live one: a timer cancelled too late to stop it finds a newer one and returns.
         var generation = 0
         var running = false
         var ticks = 0
@@ -47,7 +53,7 @@ public final class StudioTicker: Sendable {
     /// - Parameters:
     ///   - loops: where ticks may run (not empty); the first one while nobody listens.
     ///   - home: the index in `loops` of the loop the listening pages live on; nil while none listens.
-    ///   - grace: how late a slow tick may come while pages listen (``ridingGrace``).
+    ///   - grace: how late a riding tick may come when no group runs it (``ridingGrace``).
     ///   - tick: one tick, on one of `loops`; returns the delay until the next one (at least 1 ms is taken).
     public init(loops: [any EventLoop], home: @escaping @Sendable () -> Int? = { nil }, grace: TimeAmount = StudioTicker.ridingGrace,
                 tick: @escaping @Sendable () -> TimeAmount) {
@@ -66,7 +72,7 @@ public final class StudioTicker: Sendable {
     /// Starts ticking, the first tick after `delay` (any thread). Once only; nothing after ``stop()``.
     public func start(after delay: TimeAmount) {
         state.withLock { s in
-            guard !s.stopped, s.pending == nil, !s.running, s.ticks == 0 else { return }
+            guard !s.stopped, !s.waiting, !s.running, s.ticks == 0 else { return }
             schedule(after: delay, in: &s)
         }
     }
@@ -75,8 +81,11 @@ public final class StudioTicker: Sendable {
     public func stop() -> EventLoopFuture<Void> {
         state.withLock { s in
             s.stopped = true
-            s.pending?.cancel()
-            s.pending = nil
+            s.waiting = false
+            s.timer?.cancel()
+            s.timer = nil
+            s.fallback?.cancel()
+            s.fallback = nil
             s.generation += 1
             guard s.running else { return loops[0].makeSucceededFuture(()) }
             let waiter = s.stopWaiter ?? loops[0].makePromise(of: Void.self)
@@ -88,35 +97,54 @@ public final class StudioTicker: Sendable {
     /// Ticks run so far, and how many of them rode along on another wake-up.
     public var ticks: (all: Int, ridden: Int) { state.withLock { ($0.ticks, $0.ridden) } }
 
-    /// On loop number `index` (awake for something else, a group of browser audio): runs the next tick now if it is
-    /// due and waits on this loop, so that its timer need not wake the loop again. Cheap when it is not: a lock and
-    /// a comparison.
+    /// On loop number `index` (awake for something else: a group of browser audio): runs the waiting tick now if it
+    /// rides along, waits on this loop and is due. Cheap when it is not: a lock and a comparison.
     public func rideAlong(onLoop index: Int) {
-        let generation = state.withLock { s -> Int? in
-            guard !s.stopped, !s.running, s.pending != nil, s.loop == index, NIODeadline.now() >= s.due else { return nil }
-            s.pending?.cancel()
-            s.pending = nil
-            return s.generation
-        }
-        if let generation {
-            run(generation, ridden: true)
-        }
-    }
-
-    /// On the loop the tick was scheduled on: runs it if `generation` is still the live one, then schedules the next.
-    private func run(_ generation: Int, ridden: Bool = false) {
-        let live = state.withLock { s -> Bool in
-            guard !s.stopped, !s.running, s.generation == generation else { return false }
+        let ride = state.withLock { s -> Bool in
+            guard !s.stopped, !s.running, s.waiting, s.riding, s.loop == index, NIODeadline.now() >= s.due else { return false }
+            s.waiting = false
             s.running = true
-            s.pending = nil
-            s.ticks += 1
-            if ridden { s.ridden += 1 }
             return true
         }
-        guard live else { return }
+        if ride { run(ridden: true) }
+    }
+
+    /// The exact timer of tick `generation` fired.
+    private func timerFired(_ generation: Int) {
+        let run = state.withLock { s -> Bool in
+            guard !s.stopped, !s.running, s.waiting, !s.riding, s.generation == generation else { return false }
+            s.waiting = false
+            s.timer = nil
+            s.running = true
+            return true
+        }
+        if run { self.run(ridden: false) }
+    }
+
+    /// The riding ticks' fallback fired: runs the waiting tick if no group ran it by its due time and grace,
+    /// else comes back for the next one.
+    private func fallbackFired() {
+        let run = state.withLock { s -> Bool in
+            s.fallback = nil
+            guard !s.stopped, !s.running, s.waiting, s.riding else { return false }
+            if NIODeadline.now() >= s.due + grace {
+                s.waiting = false
+                s.running = true
+                return true
+            }
+            armFallback(in: &s)
+            return false
+        }
+        if run { self.run(ridden: false) }
+    }
+
+    /// A tick claimed by one of the above: runs it, then schedules the next.
+    private func run(ridden: Bool) {
         let next = tick()
         let waiter = state.withLock { s -> EventLoopPromise<Void>? in
             s.running = false
+            s.ticks += 1
+            if ridden { s.ridden += 1 }
             guard !s.stopped else {
                 defer { s.stopWaiter = nil }
                 return s.stopWaiter
@@ -131,13 +159,24 @@ public final class StudioTicker: Sendable {
     private func schedule(after delay: TimeAmount, in s: inout State) {
         let interval = max(delay, .milliseconds(1))
         let listeners = home()
-        let index = listeners.map { $0 >= 0 && $0 < loops.count ? $0 : 0 } ?? 0
-        // A slow tick while pages listen waits a little for a group's wake-up; otherwise its own timer is exact.
-        let grace = listeners != nil && interval >= Self.fastTick ? self.grace : .zero
-        s.generation += 1
-        let generation = s.generation
-        s.loop = index
+        s.loop = listeners.map { $0 >= 0 && $0 < loops.count ? $0 : 0 } ?? 0
         s.due = .now() + interval
-        s.pending = loops[index].scheduleTask(deadline: s.due + grace) { [self] in run(generation) }
+        s.waiting = true
+        s.riding = listeners != nil && interval >= Self.fastTick
+        s.generation += 1
+        if s.riding {
+            // The fallback that is armed stays (moving it would leave NIO's timer armed for the old one).
+            if s.fallback == nil || s.fallbackLoop != s.loop { armFallback(in: &s) }
+        } else {
+            let generation = s.generation
+            s.timer = loops[s.loop].scheduleTask(deadline: s.due) { [self] in timerFired(generation) }
+        }
+    }
+
+    /// Under the lock: the fallback for the waiting riding tick, on its loop, at its due time plus the grace.
+    private func armFallback(in s: inout State) {
+        s.fallback?.cancel()
+        s.fallbackLoop = s.loop
+        s.fallback = loops[s.loop].scheduleTask(deadline: s.due + grace) { [self] in fallbackFired() }
     }
 }
