@@ -115,10 +115,13 @@ final class StudioBinaryWriter: Sendable {
             counters.binaryDropped.add(frames.count, ordering: .relaxed)
             return
         }
+        // Counted before the write: a reader that got the frames finds them counted.
+        counters.binaryWrites.add(1, ordering: .relaxed)
+        counters.binarySent.add(frames.count, ordering: .relaxed)
         if let outlet {
             var buffer = channel.allocator.buffer(capacity: frames.reduce(0) { $0 + StudioWebSocketFraming.framedSize($1.count) })
             for bytes in frames { StudioWebSocketFraming.appendBinaryMessage(bytes, to: &buffer) }
-            guard outlet.value.writeAndFlush(buffer) else { return }
+            _ = outlet.value.writeAndFlush(buffer)
         } else {
             for bytes in frames {
                 var buffer = channel.allocator.buffer(capacity: bytes.count)
@@ -127,7 +130,5 @@ final class StudioBinaryWriter: Sendable {
             }
             channel.flush()
         }
-        counters.binaryWrites.add(1, ordering: .relaxed)
-        counters.binarySent.add(frames.count, ordering: .relaxed)
     }
 }

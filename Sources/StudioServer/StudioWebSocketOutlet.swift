@@ -16,7 +16,7 @@ final class StudioWebSocketOutlet: ChannelOutboundHandler {
     func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 
     /// Writes `bytes` (whole WebSocket frames) toward the socket and flushes; false once the handler left the
-    /// pipeline (the channel closed), when nothing is written.
+    /// pipeline (the channel closed), when nothing is written (the socket is gone: its frames go nowhere).
     func writeAndFlush(_ bytes: ByteBuffer) -> Bool {
         guard let context else { return false }
         context.writeAndFlush(Self.wrapOutboundOut(bytes), promise: nil)
