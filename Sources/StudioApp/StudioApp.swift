@@ -94,6 +94,8 @@ public final class StudioApp: Sendable {
             FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
         }
         StandardOutput.line("studio: " + assembly.server.server.outbound.summary)
+        let ticks = assembly.server.server.ticks
+        StandardOutput.line("studio: \(ticks.all) ticks, \(ticks.ridden) of them on browser audio's wake-ups")
         StandardOutput.line(LiveCommand.summary(stop.reason, assembly.input.finalStatus))
         if let message = assembly.server.failure { throw StudioAppError(.invalid, "studio server: \(message)") }
         if assembly.jackAudio?.failure != nil { throw StudioAppError(.failed, "the JACK session failed") }

@@ -122,8 +122,11 @@ final class StudioAssembly: Sendable {
             studio: stop)
         self.server = server
         if let browser {
-            // One of the server's loops hands the blocks on to the sockets: no sender thread woken per group.
-            do { try browser.handOn(from: StudioServer.sharedEventLoop()) } catch {
+            // The loop the listening sockets live on hands the blocks on to them: no sender thread woken per group.
+            // And that loop, awake for each group, runs the studio's tick when it is due: no wake-up of its own.
+            let studioServer = server.server
+            browser.afterGroup = { studioServer.rideAlong(onLoop: $0) }
+            do { try browser.handOn(from: StudioServer.eventLoops) } catch {
                 StandardOutput.line("studio: browser audio hands its blocks on from a thread of its own (\(error))")
             }
         }

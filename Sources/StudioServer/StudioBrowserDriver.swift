@@ -20,10 +20,11 @@ import Glibc
 ///
 /// Listening costs wake-ups more than work (a thread woken costs this VM 50–150 µs), so the blocks travel
 /// ``blocksPerWake`` at a time: the render thread wakes once per group, renders the block due now and the rest
-/// of the group ahead, and rings once. In `prospero studio` it rings one of the server's event loops itself
-/// (``handOn(from:)``), which drains the ring and writes the listening sockets it owns in the same wake-up (a socket
-/// on the other loop, in one task there): two or three threads woken per group, where there were about five per block. (Without a loop, a sender thread of its own hands the
-/// group to the sockets, each of which writes it in one task on its loop: ``StudioBinaryWriter``.) Every block is
+/// of the group ahead, and rings once. In `prospero studio` it rings, itself, the server's event loop its listening
+/// sockets live on (``handOn(from:)``, ``StudioFanOut/listenersHome``), which drains the ring and writes those sockets
+/// in the same wake-up, the group as one write per socket: the render thread and one loop woken per group, where there
+/// were about five threads per block. (Without loops, a sender thread of its own hands the group to the sockets, each
+/// of which writes it in one task on its loop: ``StudioBinaryWriter``.) Every block is
 /// still its own `0x10` message, in order. What the page hears: blocks arrive in groups (32 ms at the default 6)
 /// instead of one every 5.3 ms, so its jitter buffer's fill swings by a group around the same 40 ms mean (the
 /// rate steering holds the mean; its low point is about 24 ms instead of 37 ms). Sound after an input comes as
@@ -31,9 +32,9 @@ import Glibc
 /// the input falls just before or just after a group's render (`prospero studio --browser-group` trades this
 /// against the CPU: 1 is the old block-by-block timing).
 ///
-/// The render thread allocates nothing and takes no lock: the ring, the tap, the doorbell and the atomics
-/// are its only contact with the rest (the sender thread does the allocating and hands each frame to the
-/// session's ``StudioFanOut``, which never takes the session's lock).
+/// The render thread allocates nothing and takes no lock: the ring, the tap, the doorbells and the atomics
+/// are its only contact with the rest (the loop or the sender thread does the allocating and hands each frame to
+/// the session's ``StudioFanOut``, which never takes the session's lock).
 ///
 /// Nobody there, nothing rendered: while no page is subscribed to anything and no input has arrived for
 /// ``restAfter`` seconds, the render rests (a wake-up every ``restingPoll`` s) and the sender sleeps until it
@@ -65,10 +66,19 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     private let ring: StudioFrameRing
     /// The render thread rings it once per group; the sender sleeps on it.
     private let doorbell = AudioThreadDoorbell()
-    /// Set when the groups are handed on from an event loop (``handOn(from:)``) instead of the sender thread.
-    private var loopDoorbell: StudioLoopDoorbell?
-    /// Its pipe's write end (-1: none), what the render thread rings without touching the object.
-    private var loopDoorbellEnd: CInt = -1
+    /// Set when the groups are handed on from event loops (``handOn(from:)``) instead of the sender thread: one
+    /// doorbell per loop, in the order of the loops given (a connection's home, ``StudioFanOut/listenersHome``).
+    private var loopDoorbells: [StudioLoopDoorbell] = []
+    /// Their pipes' write ends, what the render thread rings without touching the objects (empty: the sender
+    /// thread). Set before the render thread starts and never changed after, so reading it there takes no lock.
+    private var loopDoorbellEnds: [CInt] = []
+    /// Held by the loop that drains the ring (loops only, never the render thread): the ring has one reader at a
+    /// time when the listeners' home moves from one loop to another, and the groups reach each socket in order.
+    private let handingOn = Mutex(())
+    /// Called on loop number `index` (of those given to ``handOn(from:)``) after each group it handed on: the loop is
+    /// awake, so work due about now can run there without a wake-up of its own (the studio's tick:
+    /// ``StudioServer/rideAlong(onLoop:)``). Set before ``start(stop:)``.
+    public var afterGroup: (@Sendable (_ index: Int) -> Void)?
     private let active = Atomic<Int>(-1)
     private let ratioBits = Atomic<UInt64>(1.0.bitPattern)
     private let stopping = Atomic<Bool>(false)
@@ -138,7 +148,7 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
         render.name = "studio browser render"
         render.qualityOfService = .userInteractive
         threads = [render]
-        if loopDoorbell == nil {
+        if loopDoorbells.isEmpty {
             let send = Thread { [self] in sendLoop() }
             send.name = "studio browser send"
             threads.append(send)
@@ -149,21 +159,45 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
         }
     }
 
-    /// Hands each group of blocks on from `loop` (the event loop that writes the studio's sockets) instead of a
-    /// sender thread: the render thread rings the loop through a pipe, and the loop drains the ring and writes
-    /// the sockets in the same wake-up (one thread woken per group instead of two). Call before ``start(stop:)``;
-    /// when it throws (no pipe), the sender thread does the work as without it.
-    public func handOn(from loop: any EventLoop) throws {
-        let bell = try StudioLoopDoorbell(loop: loop) { [weak self] in self?.handOn() }
-        loopDoorbell = bell
-        loopDoorbellEnd = bell.writeEnd
+    /// Hands each group of blocks on from the event loops that write the studio's sockets instead of a sender
+    /// thread: one doorbell (a pipe) per loop of `loops`, and the render thread rings only the loop the listening
+    /// sockets live on (``StudioFanOut/listenersHome``, the index of their loop in `loops`; the first loop while
+    /// nobody listens there). That loop drains the ring and writes its sockets in the same wake-up: one thread
+    /// woken per group, and no task handed to another loop for a page that listens alone. (With pages on several
+    /// loops, those on the others still cost their loop a wake-up per group.) Call before ``start(stop:)``; when
+    /// it throws (no pipe), the sender thread does the work as without it.
+    public func handOn(from loops: [any EventLoop]) throws {
+        var bells: [StudioLoopDoorbell] = []
+        do {
+            for (index, loop) in loops.enumerated() {
+                bells.append(try StudioLoopDoorbell(loop: loop) { [weak self] in self?.handOn(onLoop: index) })
+            }
+        } catch {
+            for bell in bells { bell.close() }
+            throw error
+        }
+        loopDoorbells = bells
+        loopDoorbellEnds = bells.map(\.writeEnd)
     }
 
-    /// Every waiting frame, oldest first, to the clients subscribed to `audio` (the sender thread, or the loop).
-    private func handOn() {
-        var frames: [[UInt8]] = []
-        ring.drain { frames.append(Array($0)) }
-        fanOut.send(frames: frames, to: .audio)
+    /// Every waiting frame, oldest first, to the clients subscribed to `audio` (the sender thread, or loop number
+    /// `index`, which then runs ``afterGroup``).
+    private func handOn(onLoop index: Int? = nil) {
+        handingOn.withLock { _ in
+            var frames: [[UInt8]] = []
+            frames.reserveCapacity(ring.count)
+            ring.drain { frames.append(Array($0)) }
+            fanOut.send(frames: frames, to: .audio)
+        }
+        if let index, let afterGroup { afterGroup(index) }
+    }
+
+    /// Render thread: rings, of the doorbells' write ends `ends` (not empty), the one of the loop the listeners live
+    /// on (the first loop when they live on none of them). One non-blocking `write`; no allocation, no lock.
+    @inline(__always)
+    private func ringLoop(_ ends: UnsafeBufferPointer<CInt>) {
+        let home = fanOut.listenersHome ?? 0
+        StudioLoopDoorbell.ring(ends[home >= 0 && home < ends.count ? home : 0])
     }
 
     /// Waits (up to `timeout`) for the threads to end after the stop.
@@ -177,7 +211,11 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
     private func renderLoop() {
         defer { finished.leave() }
         Self.nameThread("studio render")
-        defer { loopDoorbell?.close() }
+        defer { for bell in loopDoorbells { bell.close() } }
+        // The doorbells' ends in memory of this thread's own, read per group without touching the driver's array.
+        let ends = UnsafeMutableBufferPointer<CInt>.allocate(capacity: loopDoorbellEnds.count)
+        _ = ends.initialize(from: loopDoorbellEnds)
+        defer { ends.deallocate() }
         let saved = FlushToZero.enable()
         defer { FlushToZero.restore(saved) }
         var clock = StudioRenderClock(sampleRate: sampleRate, blockFrames: blockFrames, start: MonotonicClock.now())
@@ -216,7 +254,7 @@ public final class StudioBrowserDriver: StudioAudioOutput, @unchecked Sendable {
                 // The engine's cost as CPU time, not wall time: a busy machine that preempts the render mid-group
                 // does not make the engine look dearer.
                 busyNanoseconds.wrappingAdd(Self.threadCPUNanoseconds() - cpuBefore, ordering: .relaxed)
-                if loopDoorbellEnd >= 0 { StudioLoopDoorbell.ring(loopDoorbellEnd) } else { doorbell.ring() }
+                if ends.isEmpty { doorbell.ring() } else { ringLoop(UnsafeBufferPointer(ends)) }
             }
         }
     }

@@ -5,9 +5,10 @@ import NIOPosix
 import Glibc
 #endif
 
-/// A doorbell the browser audio's render thread rings for the event loop that writes the sockets: one byte into a
-/// pipe whose read end that loop watches, so the loop wakes once per group of blocks and hands them on itself
-/// (``StudioBrowserDriver/handOn()``), with no sender thread woken in between. ``ring()`` is one non-blocking
+/// A doorbell the browser audio's render thread rings for an event loop that writes the listening sockets (one per
+/// loop: the render thread rings the one its listeners live on): one byte into a pipe whose read end that loop
+/// watches, so the loop wakes once per group of blocks and hands them on itself (``StudioBrowserDriver/handOn()``),
+/// with no sender thread woken in between. ``ring()`` is one non-blocking
 /// `write` (no allocation, no lock); rings that arrive before the loop reads coalesce into one hand-over.
 final class StudioLoopDoorbell: @unchecked Sendable {
     struct Unavailable: Error, CustomStringConvertible {

@@ -47,8 +47,11 @@ public final class StudioMeterTap: @unchecked Sendable {
     /// The driver's rate (its `prepare` thread); the panel thread rebuilds the meters for it.
     public func noteSampleRate(_ rate: Double) { renderRate.store(rate.bitPattern, ordering: .relaxed) }
 
-    /// Audio thread: one period, interleaved into the ring (dropped, counted, when the reader is behind).
+    /// Audio thread: one period, interleaved into the ring (dropped whole when the reader is behind, so that the
+    /// ring always holds whole left/right pairs and the reader never starts on a right sample).
     public func push(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frameCount: Int) {
+        // Only this thread adds, so the room seen here can only grow before the pushes below.
+        guard ring.capacity - ring.count >= 2 * frameCount else { return }
         for i in 0..<frameCount {
             _ = ring.push(left[i])
             _ = ring.push(right[i])
@@ -74,8 +77,19 @@ public final class StudioMeterTap: @unchecked Sendable {
         var samples: [Float] = []
         swap(&samples, &drained)
         samples.removeAll(keepingCapacity: true)
-        _ = ring.drain { samples.append($0) }
-        if !shown, samples.count > 2 * Self.fftSize { samples.removeFirst(samples.count - 2 * Self.fftSize) }
+        // Whole pairs only (the render thread may be between a period's left and right samples now): the rest
+        // waits for the next tick, so every update starts on a left sample.
+        var take = ring.count & ~1
+        if !shown, take > 2 * Self.fftSize {
+            // Unseen, the older part is given back to the ring in one step instead of being read sample by sample
+            // (a listening studio's 4 Hz tick finds about 24 000 samples each time and keeps 4 096).
+            take -= ring.discard(take - 2 * Self.fftSize)
+        }
+        samples.reserveCapacity(take)
+        for _ in 0..<take {
+            guard let sample = ring.pop() else { break }
+            samples.append(sample)
+        }
         if samples.isEmpty {
             guard silentSeconds < Self.settledAfterSilence else {
                 drained = samples

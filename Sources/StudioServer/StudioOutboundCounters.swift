@@ -6,6 +6,11 @@ public final class StudioOutboundCounters: Sendable {
     public let binarySent = Atomic<Int>(0)
     /// Binary frames (meters, scope, spectrum, PCM) dropped because their page was behind.
     public let binaryDropped = Atomic<Int>(0)
+    /// Writes of binary frames to a socket: one per group of frames written together (``StudioBinaryWriter``).
+    public let binaryWrites = Atomic<Int>(0)
+    /// Write tasks handed to a socket's event loop from another thread for binary frames: each a wake-up of that
+    /// loop when it slept (browser audio to a listener on the loop its doorbell rings costs none).
+    public let binaryHops = Atomic<Int>(0)
     /// Sockets cut because their page stopped reading text (it reconnects to the whole state).
     public let clientsCut = Atomic<Int>(0)
 

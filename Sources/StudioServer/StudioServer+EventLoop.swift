@@ -2,11 +2,14 @@ import NIOCore
 import NIOPosix
 
 extension StudioServer {
-    /// One of NIO's shared event loops, the ones the server runs on: where browser audio's hand-over runs
-    /// (``StudioBrowserDriver/handOn(from:)``). A listening socket on this loop is written in the same wake-up;
-    /// one on the other loop costs that loop's wake-up too. (One loop for everything would save it, but on a busy
-    /// machine `StudioLoadTests`' 20 clients then lost blocks in 3 runs of 4, against 1 of 3 with NIO's two.)
-    public static func sharedEventLoop() -> any EventLoop {
-        MultiThreadedEventLoopGroup.singleton.next()
+    /// NIO's shared event loops, the ones the server's connections run on (Hummingbird's default group), in a fixed
+    /// order: a socket's home (``StudioFanOut/listenersHome``) is its loop's index here, and browser audio keeps a
+    /// doorbell on each (``StudioBrowserDriver/handOn(from:)``), so that the render thread wakes the loop its
+    /// listeners live on and that loop writes them in the same wake-up.
+    public static let eventLoops: [any EventLoop] = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+
+    /// The index of `loop` in ``eventLoops`` (nil: not one of them).
+    static func home(of loop: any EventLoop) -> Int? {
+        eventLoops.firstIndex { $0 === loop }
     }
 }

@@ -12,7 +12,8 @@ import Synchronization
 
 /// The studio's HTTP and WebSocket server (Hummingbird 2): serves the bundled pages to requests that
 /// pass ``StudioSecurity``, upgrades `/ws` to the protocol (docs/studio-protocol.md) and connects each
-/// socket to the ``StudioSession``; a ticker sends the panels' binary frames at 30 Hz and `status` at 2 Hz.
+/// socket to the ``StudioSession``; a ticker on NIO's event loops (``StudioTicker``) sends the panels' binary
+/// frames at 30 Hz and `status` at 2 Hz.
 public final class StudioServer: @unchecked Sendable {
     public let session: StudioSession
     public let options: StudioServerOptions
@@ -89,7 +90,7 @@ public final class StudioServer: @unchecked Sendable {
     struct Serving: Sendable {
         let group: ServiceGroup
         let serving: Task<Void, any Error>
-        let ticking: Task<Void, Never>
+        let ticker: StudioTicker
     }
 
     /// Builds the routes and starts serving and ticking. Throws when the TLS files cannot be read.
@@ -141,17 +142,26 @@ public final class StudioServer: @unchecked Sendable {
             defer { boundEvent.request(.failed("the studio server ended")) }
             try await group.run()
         }
-        let ticking = Task(executorPreference: options.executor) { [self] in await tick() }
-        return Serving(group: group, serving: serving, ticking: ticking)
+        // The tick on the first of the server's loops: its timer wakes that loop alone, and no thread of Swift's pool.
+        let start = now
+        tickState = TickState(last: start, lastExpiry: start)  // before the loop's first tick: the ticker's start orders it
+        // On the loop the listening pages live on, riding along on their groups of audio (``rideAlong(onLoop:)``).
+        let fanOut = session.fanOut
+        let ticker = StudioTicker(loops: Self.eventLoops, home: { fanOut.listenersHome }) { [self] in tick() }
+        ticking.withLock { $0 = ticker }
+        ticker.start(after: Self.tickInterval(fanOut))
+        return Serving(group: group, serving: serving, ticker: ticker)
     }
 
     /// Closes every socket, stops taking connections (if not already stopped) and waits for the server to end;
     /// rethrows why it failed, if it did.
     func close(_ serving: Serving) async throws {
         sockets.closeAll()
-        serving.ticking.cancel()
+        let ticked = serving.ticker.stop()
         await serving.group.triggerGracefulShutdown()
-        _ = await serving.ticking.result
+        _ = try? await ticked.get()
+        lastTicks.withLock { $0 = serving.ticker.ticks }
+        ticking.withLock { $0 = nil }
         // Graceful shutdown closes idle keep-alive connections; anything still open after 300 ms is cut.
         let guardTask = Task(executorPreference: options.executor) {
             try await Task.sleep(for: .milliseconds(300))
@@ -227,13 +237,14 @@ public final class StudioServer: @unchecked Sendable {
     /// frames straight to its channel (``StudioBinaryWriter``: browser audio's blocks cost no Swift task hop).
     private func serveSocket(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel) async throws {
         let queue = StudioOutboundQueue(counters: self.outbound)
-        let binary = StudioBinaryWriter(channel: channel, counters: self.outbound)
+        let binary = await StudioBinaryWriter.make(channel: channel, counters: self.outbound)
+        // Its loop is its home: browser audio rings that loop for it, which writes it in the same wake-up.
         let connection = session.connect(outbox: { message in
             switch message {
             case .text: queue.push(message)
             case .binary(let bytes): binary.push(bytes)
             }
-        }, frames: { binary.push(contentsOf: $0) })
+        }, frames: { binary.push(contentsOf: $0) }, home: Self.home(of: channel.eventLoop))
         defer {
             binary.close()
             queue.finish()
@@ -284,38 +295,65 @@ public final class StudioServer: @unchecked Sendable {
     /// `status` (2 Hz), `audio` (the render's own thread) and `camera` (the camera desk's) need only the 4 Hz tick.
     static let watchedAt30Hz: [StudioSubscription] = [.meters, .scope, .spectrum, .frames, .state]
 
-    private func tick() async {
-        var count = 0
-        var last = now
-        var lastStatus = -Double.infinity, lastExpiry = now
-        while !Task.isCancelled {
-            let watched = session.fanOut.hasSubscribers
-            try? await Task.sleep(for: .milliseconds(Self.watchedAt30Hz.contains { session.fanOut.hasSubscribers(to: $0) } ? 33 : 250))
-            let t = now
-            // Drained even unwatched, so that the meters a page opens to are the ballistics of now.
-            let panels = [StudioSubscription.meters, .scope, .spectrum].contains { session.fanOut.hasSubscribers(to: $0) }
-            tap.update(silentFor: min(t - last, 0.25), shown: panels)
-            if watched {
-                // Each panel computed only when a page shows it (a listening phone may show none).
-                let fanOut = session.fanOut
-                if fanOut.hasSubscribers(to: .meters) { session.sendBinary(StudioBinaryFrame.encode(.meters, tap.meters), to: .meters) }
-                if fanOut.hasSubscribers(to: .scope) { session.sendBinary(StudioBinaryFrame.encode(.scope, tap.scope), to: .scope) }
-                if count % 2 == 0, fanOut.hasSubscribers(to: .spectrum) {
-                    session.sendBinary(StudioBinaryFrame.encode(.spectrum, tap.spectrum), to: .spectrum)
-                }
-                count += 1
-            }
-            last = t
-            session.sendFrame(now: t)
-            if t - lastStatus >= 0.5 {
-                lastStatus = t
-                if let audioStatus { session.audioStatus = audioStatus(t) }
-                session.sendStatus(now: t)
-            }
-            if t - lastExpiry >= 1 {
-                lastExpiry = t
-                session.expire(now: t)
-            }
-        }
+    /// The tick's period now: 33 ms (30 Hz) while a page watches a stream of ``watchedAt30Hz``, else 250 ms (4 Hz).
+    public static func tickInterval(_ fanOut: StudioFanOut) -> TimeAmount {
+        .milliseconds(watchedAt30Hz.contains { fanOut.hasSubscribers(to: $0) } ? 33 : 250)
     }
+
+    /// What the tick keeps between ticks (one tick at a time touches it: ``StudioTicker``).
+    private struct TickState {
+        var count = 0
+        /// When the last tick ran, the status was last sent and clients last expired (monotonic seconds).
+        var last: Double
+        var lastStatus = -Double.infinity
+        var lastExpiry: Double
+    }
+
+    /// The ticker while the server serves.
+    private let ticking = Mutex<StudioTicker?>(nil)
+    /// The last ticker's counts once it stopped.
+    private let lastTicks = Mutex((all: 0, ridden: 0))
+
+    /// The studio's ticks so far, and how many rode along on a group of browser audio (``StudioTicker``).
+    public var ticks: (all: Int, ridden: Int) { ticking.withLock { $0 }?.ticks ?? lastTicks.withLock { $0 } }
+
+    /// Event loop number `index` of ``eventLoops`` is awake for a group of browser audio: the tick, if due and
+    /// waiting on that loop, runs now instead of waking it again (``StudioTicker/rideAlong(onLoop:)``).
+    public func rideAlong(onLoop index: Int) {
+        ticking.withLock { $0 }?.rideAlong(onLoop: index)
+    }
+
+    /// One tick, on the ticker's loop; returns the delay until the next (``tickInterval(_:)``).
+    private func tick() -> TimeAmount {
+        let t = now
+        var state = tickState
+        let fanOut = session.fanOut
+        // Drained even unwatched, so that the meters a page opens to are the ballistics of now.
+        let panels = [StudioSubscription.meters, .scope, .spectrum].contains { fanOut.hasSubscribers(to: $0) }
+        tap.update(silentFor: min(t - state.last, 0.25), shown: panels)
+        if fanOut.hasSubscribers {
+            // Each panel computed only when a page shows it (a listening phone may show none).
+            if fanOut.hasSubscribers(to: .meters) { session.sendBinary(StudioBinaryFrame.encode(.meters, tap.meters), to: .meters) }
+            if fanOut.hasSubscribers(to: .scope) { session.sendBinary(StudioBinaryFrame.encode(.scope, tap.scope), to: .scope) }
+            if state.count % 2 == 0, fanOut.hasSubscribers(to: .spectrum) {
+                session.sendBinary(StudioBinaryFrame.encode(.spectrum, tap.spectrum), to: .spectrum)
+            }
+            state.count += 1
+        }
+        state.last = t
+        session.sendFrame(now: t)
+        if t - state.lastStatus >= 0.5 {
+            state.lastStatus = t
+            if let audioStatus { session.audioStatus = audioStatus(t) }
+            session.sendStatus(now: t)
+        }
+        if t - state.lastExpiry >= 1 {
+            state.lastExpiry = t
+            session.expire(now: t)
+        }
+        tickState = state
+        return Self.tickInterval(fanOut)
+    }
+    /// Only the ticks read and write it (``tick()``), one after the other, once the ticker started.
+    private var tickState = TickState(last: 0, lastExpiry: 0)
 }

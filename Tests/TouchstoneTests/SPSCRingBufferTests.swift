@@ -59,6 +59,91 @@ import Touchstone
         #expect(Token.alive == 0)
     }
 
+    /// `discard` drops the oldest in one step: what follows comes out in order, more than queued drops what is
+    /// there, nothing or a negative count drops nothing, and the freed slots take pushes again (across the wrap).
+    @Test func discardDropsTheOldestAndFreesTheirSlots() {
+        let ring = SPSCRingBuffer<Int>(minimumCapacity: 8)
+        #expect(ring.discard(3) == 0, "an empty ring drops nothing")
+        for i in 0..<8 { #expect(ring.push(i)) }
+        #expect(!ring.push(8), "full")
+        #expect(ring.discard(0) == 0)
+        #expect(ring.discard(-2) == 0)
+        #expect(ring.count == 8)
+        #expect(ring.discard(5) == 5)
+        #expect(ring.count == 3)
+        for i in 8..<13 { #expect(ring.push(i), "the discarded slots are free again") }
+        #expect(ring.pop() == 5)
+        #expect(ring.discard(100) == 7, "more than queued drops what is queued")
+        #expect(ring.pop() == nil)
+        #expect(ring.push(42))
+        #expect(ring.pop() == 42)
+        // Many laps around the ring: keep the newest 3 of each 7 pushed, as a tap keeps its newest window.
+        var next = 100
+        for _ in 0..<50 {
+            for _ in 0..<7 { #expect(ring.push(next)); next += 1 }
+            #expect(ring.discard(ring.count - 3) == 4)
+            var kept: [Int] = []
+            ring.drain { kept.append($0) }
+            #expect(kept == Array(next - 3 ..< next))
+        }
+    }
+
+    /// Discarded class elements are released at once, exactly once; those left stay alive.
+    @Test func discardReleasesNonTrivialElements() {
+        final class Token { static nonisolated(unsafe) var alive = 0; init() { Token.alive += 1 }; deinit { Token.alive -= 1 } }
+        do {
+            let ring = SPSCRingBuffer<Token>(minimumCapacity: 8)
+            for _ in 0..<6 { ring.push(Token()) }
+            #expect(ring.discard(4) == 4)
+            #expect(Token.alive == 2)
+            #expect(ring.pop() != nil)
+            #expect(Token.alive == 1)
+        }
+        #expect(Token.alive == 0)
+    }
+
+    /// A producer streams a ramp while the consumer alternately discards part of what is queued and pops the
+    /// rest: every value it sees is larger than the one before (discarded ones are skipped, never seen again, never
+    /// out of order), and every pushed value is either seen or discarded.
+    @Test func discardWhileAProducerPushesKeepsOrder() {
+        let total = 500_000
+        let ring = SPSCRingBuffer<Int>(minimumCapacity: 64)
+        let producerDone = DispatchSemaphore(value: 0)
+        let producer = Thread {
+            var i = 0
+            var refused = 0
+            while i < total {
+                if ring.push(i) {
+                    i += 1
+                } else {
+                    refused += 1
+                    if refused % 64 == 0 { sched_yield() }
+                }
+            }
+            producerDone.signal()
+        }
+        producer.start()
+        var last = -1, seen = 0, discarded = 0, outOfOrder = 0, round = 0, spins = 0
+        while seen + discarded < total {
+            round += 1
+            if round % 3 == 0 {
+                discarded += ring.discard(ring.count / 2)
+            } else if let value = ring.pop() {
+                if value <= last { outOfOrder += 1 }
+                last = value
+                seen += 1
+            } else {
+                spins += 1
+                if spins % 64 == 0 { sched_yield() }
+            }
+        }
+        producerDone.wait()
+        #expect(outOfOrder == 0)
+        #expect(seen + discarded == total)
+        #expect(ring.pop() == nil)
+        #expect(discarded > 0)
+    }
+
     /// Two threads, millions of sequenced items through a tiny ring: the consumer
     /// sees every item exactly once and in order; every refused push is counted.
     @Test func twoThreadStressLosesAndDuplicatesNothing() {

@@ -1,6 +1,6 @@
 import InstrumentSettings
 
-/// What a listening page tells the server about its browser-audio player, about 4 times a second:
+/// What a listening page tells the server about its browser-audio player, twice a second:
 /// `{"type":"audio","fill":31.2,"target":30,"latency":45.8,"dropouts":0}` (milliseconds; see
 /// docs/studio-protocol.md). The server steers its render rate on `fill − target` (``StudioRateSteering``)
 /// and shows `latency` and `dropouts` on Home.

@@ -27,6 +27,8 @@ struct StudioClientRegistry {
     private var outboxes: [Int: Outbox] = [:]
     /// Connections that take several binary frames at once (``StudioFanOut/send(frames:to:)``).
     private var frameOutboxes: [Int: StudioFanOut.FramesOutbox] = [:]
+    /// Where each connection's socket is written from (``StudioFanOut/listenersHome``), when the edge said.
+    private var homes: [Int: Int] = [:]
     private var nextConnection = 1
     private var nextClient = 1
 
@@ -37,11 +39,12 @@ struct StudioClientRegistry {
 
     // MARK: Connections
 
-    mutating func connect(_ outbox: @escaping Outbox, frames: StudioFanOut.FramesOutbox? = nil) -> Int {
+    mutating func connect(_ outbox: @escaping Outbox, frames: StudioFanOut.FramesOutbox? = nil, home: Int? = nil) -> Int {
         let c = nextConnection
         nextConnection += 1
         outboxes[c] = outbox
         frameOutboxes[c] = frames
+        homes[c] = home
         return c
     }
 
@@ -53,6 +56,7 @@ struct StudioClientRegistry {
     mutating func disconnect(_ connection: Int, now: Double, missedMessages: Bool) -> (id: String, touches: Set<Int>)? {
         outboxes[connection] = nil
         frameOutboxes[connection] = nil
+        homes[connection] = nil
         guard let id = connections.removeValue(forKey: connection), var client = clients[id], client.connection == connection else {
             return nil
         }
@@ -178,7 +182,10 @@ struct StudioClientRegistry {
         for client in clients.values {
             guard let outbox = client.outbox else { continue }
             let frames = client.connection.flatMap { frameOutboxes[$0] }
-            for s in client.subscriptions { table[s, default: []].append(.init(client: client.id, outbox: outbox, frames: frames)) }
+            let home = client.connection.flatMap { homes[$0] }
+            for s in client.subscriptions {
+                table[s, default: []].append(.init(client: client.id, outbox: outbox, frames: frames, home: home))
+            }
         }
         fanOut.publish(table)
     }

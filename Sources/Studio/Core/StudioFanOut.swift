@@ -13,10 +13,13 @@ public final class StudioFanOut: Sendable {
         var client: String
         var outbox: Outbox
         var frames: FramesOutbox? = nil
+        /// Where the client's socket is written from (``StudioSession/connect(outbox:frames:home:)``), if the edge said.
+        var home: Int? = nil
     }
 
     private let routes = Mutex<[StudioSubscription: [Route]]>([:])
     private let subscribedClients = Atomic<Int>(0)
+    private let audioHome = Atomic<Int>(-1)
 
     public init() {}
 
@@ -24,6 +27,23 @@ public final class StudioFanOut: Sendable {
     func publish(_ table: [StudioSubscription: [Route]]) {
         routes.withLock { $0 = table }
         subscribedClients.store(Set(table.values.joined().map(\.client)).count, ordering: .relaxed)
+        audioHome.store(Self.commonestHome(table[.audio] ?? []) ?? -1, ordering: .relaxed)
+    }
+
+    /// The home most of `routes` share (the lowest on a tie, so that the choice is stable); nil when none has one.
+    static func commonestHome(_ routes: [Route]) -> Int? {
+        var counts: [Int: Int] = [:]
+        for home in routes.compactMap(\.home) { counts[home, default: 0] += 1 }
+        return counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key
+    }
+
+    /// The home (``StudioSession/connect(outbox:frames:home:)``: the edge's number for where a socket is written
+    /// from, an event loop) that most clients subscribed to `audio` share; nil when no listener has one. A sender
+    /// that runs there reaches those sockets without handing the frames to another thread. Lock-free (an atomic
+    /// load): a render thread may ask every group of blocks.
+    public var listenersHome: Int? {
+        let home = audioHome.load(ordering: .relaxed)
+        return home >= 0 ? home : nil
     }
 
     /// True while some connected client is subscribed to any stream: someone sees what is rendered.

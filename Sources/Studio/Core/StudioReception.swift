@@ -10,8 +10,9 @@ struct StudioReception {
     let options: StudioSessionOptions
 
     /// A socket opened; its connection number. Nothing is sent before its `hello`.
-    func connect(_ outbox: @escaping StudioFanOut.Outbox, frames: StudioFanOut.FramesOutbox?, in s: inout StudioSessionState) -> Int {
-        s.clients.connect(outbox, frames: frames)
+    func connect(_ outbox: @escaping StudioFanOut.Outbox, frames: StudioFanOut.FramesOutbox?, home: Int? = nil,
+                 in s: inout StudioSessionState) -> Int {
+        s.clients.connect(outbox, frames: frames, home: home)
     }
 
     /// A message arrived on `connection` at `now` (monotonic seconds): counted, then let through its client's

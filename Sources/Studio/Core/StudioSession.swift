@@ -121,9 +121,10 @@ public final class StudioSession: @unchecked Sendable {
 
     /// A socket opened; returns its connection number. Nothing is sent before the client's `hello`.
     /// `frames`: where several binary frames go at once (browser audio's groups of blocks), if the socket takes
-    /// them so; else each goes to `outbox`.
-    public func connect(outbox: @escaping Outbox, frames: StudioFanOut.FramesOutbox? = nil) -> Int {
-        state.withLock { reception.connect(outbox, frames: frames, in: &$0) }
+    /// them so; else each goes to `outbox`. `home`: where the socket is written from, as the edge numbers it (the
+    /// server: its event loop), so that a sender can run there (``StudioFanOut/listenersHome``); nil: anywhere.
+    public func connect(outbox: @escaping Outbox, frames: StudioFanOut.FramesOutbox? = nil, home: Int? = nil) -> Int {
+        state.withLock { reception.connect(outbox, frames: frames, home: home, in: &$0) }
     }
 
     /// A socket closed: the client's touches end now; its state is kept for ``StudioSessionOptions/retention``.

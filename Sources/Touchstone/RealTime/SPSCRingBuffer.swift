@@ -113,6 +113,31 @@ public final class SPSCRingBuffer<Element> {
         return drained
     }
 
+    /// Consumer only. Drops the `count` oldest queued elements (or every queued one, when fewer are queued) in one
+    /// step: one release store of `head`, where popping them would publish `head` once per element. A reader that
+    /// wants only the newest part of a backlog (a meter tap nobody looks at) skips the rest this way.
+    /// Never blocks or allocates; a zero or negative `count` drops nothing.
+    /// - Returns: how many elements were dropped.
+    @inlinable @discardableResult
+    public func discard(_ count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        let readIndex = head.load(ordering: .relaxed)
+        let writeIndex = tail.load(ordering: .acquiring)
+        sideCaches[Self.cacheLineStride] = writeIndex
+        let dropping = min(count, writeIndex &- readIndex)
+        guard dropping > 0 else { return 0 }
+        // Trivial elements (samples, numbers) hold nothing to release: the slots are simply given back.
+        if !_isPOD(Element.self) {
+            var index = readIndex
+            for _ in 0..<dropping {
+                (storage + (index & mask)).deinitialize(count: 1)
+                index &+= 1
+            }
+        }
+        head.store(readIndex &+ dropping, ordering: .releasing)
+        return dropping
+    }
+
     /// Pushes refused because the buffer was full, since creation. Any thread.
     @inlinable public var droppedCount: Int { dropped.load(ordering: .relaxed) }
 

@@ -53,4 +53,36 @@ struct StudioFanOutTests {
         #expect(batches.withLock { $0 } == [[[0x10, 1], [0x10, 2]]])
         #expect(single.withLock { $0.filter { if case .binary = $0 { true } else { false } } } == [.binary([0x10, 1]), .binary([0x10, 2])])
     }
+
+    @Test("the listeners' home: where most clients subscribed to audio are written from, followed as they come and go")
+    func listenersHome() throws {
+        let session = StudioSession(instruments: [StudioToneInstrument()])
+        let hello = { (c: Int, streams: String) in
+            session.receive(Array(#"{"type":"hello","subscribe":[\#(streams)]}"#.utf8), from: c, now: 0)
+        }
+        #expect(session.fanOut.listenersHome == nil)
+        // A page watching panels only is nobody's listener.
+        let watcher = session.connect(outbox: { _ in }, home: 0)
+        hello(watcher, #""meters""#)
+        #expect(session.fanOut.listenersHome == nil)
+        let first = session.connect(outbox: { _ in }, home: 1)
+        hello(first, #""status","audio""#)
+        #expect(session.fanOut.listenersHome == 1)
+        // A tie keeps the lower home; a majority wins.
+        let second = session.connect(outbox: { _ in }, home: 0)
+        hello(second, #""audio""#)
+        #expect(session.fanOut.listenersHome == 0)
+        let third = session.connect(outbox: { _ in }, home: 1)
+        hello(third, #""audio""#)
+        #expect(session.fanOut.listenersHome == 1)
+        // A listener without a home (the edge did not say) counts for none.
+        let homeless = session.connect(outbox: { _ in })
+        hello(homeless, #""audio""#)
+        #expect(session.fanOut.listenersHome == 1)
+        session.disconnect(first, now: 1)
+        session.disconnect(third, now: 1)
+        #expect(session.fanOut.listenersHome == 0)
+        session.disconnect(second, now: 1)
+        #expect(session.fanOut.listenersHome == nil)
+    }
 }

@@ -1,7 +1,8 @@
 // Browser audio on every page (docs/studio-protocol.md "Browser audio"): a small indicator with a
 // "Listen" control (audio needs a user gesture), an AudioWorklet player fed with the server's 0x10 PCM
 // frames, and the report that lets the server follow this page's audio clock:
-//   {"type":"audio","fill":ms,"target":ms,"latency":ms,"dropouts":n} about 4 times a second.
+//   {"type":"audio","fill":ms,"target":ms,"latency":ms,"dropouts":n} twice a second (the server's steering has a
+//   40 s time constant: more reports would steer no better, and each one wakes the server).
 // studio.js attaches it when the server's audio backend is "browser". For tests and the console:
 // window.prosperoAudio = {context, node, analyser, stats(), stallForTest(ms)}.
 
@@ -10,7 +11,7 @@ import { element } from "/js/ui.js";
 export const TARGET_MS = 40;
 export const MAXIMUM_MS = 80;
 export const HARD_MAXIMUM_MS = 150;
-export const REPORT_MS = 250;
+export const REPORT_MS = 500;
 
 let attached = null;
 
