@@ -171,8 +171,11 @@ struct GamesBrowserTests {
         for frame in touchLog { _ = hold.handle(frame) }
         let volume = results["touch"]?["volume"] as? Double ?? .nan
         #expect(abs(volume - hold.volume) < 1e-3 && abs(volume - 0.75) < 0.01, "volume \(volume), model \(hold.volume)")
+        // Judged on the machine's time: seconds in which a task waited for a CPU are taken off (a build beside the
+        // suite made a 2 s timeout show after 4.9 s of wall time).
         let homeAfter = results["touch"]?["homeAfter"] as? Double ?? .nan
-        #expect(homeAfter > 1.5 && homeAfter < 4, "home button after \(homeAfter) s")
+        let stalled = results["touch"]?["stalledMeanwhile"] as? Double ?? 0
+        #expect(homeAfter > 1.5 && homeAfter - min(stalled, 8) < 4, "home button after \(homeAfter) s (\(stalled) s of them waiting for a CPU)")
         checkHaptics("touch", touchBursts, results["touch"] ?? [:])
         checkScheduler("touch", results["touch"] ?? [:])
     }
