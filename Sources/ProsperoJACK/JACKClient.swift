@@ -126,8 +126,33 @@ public final class JACKClient: @unchecked Sendable {
     /// ports carry the handler's new ``JACKProcessHandler/processingLatency`` (the studio switched to an
     /// instrument with another look-ahead). Not from the process thread; nothing when inactive.
     public func recomputeLatencies() {
-        guard isActive else { return }
-        _ = pj_jack_recompute_total_latencies(connection.handle)
+        guard isActive, let state else { return }
+        if Self.isPipeWire {
+            // PipeWire 0.3.65 runs a recompute queued from this thread inside the next latency callback's
+            // jack_port_set_latency_range, which then waits for a lock its own caller holds: the process hangs.
+            // PipeWire passes our ports' new latencies on through the graph itself.
+            connection.graphCalls.graphCall {
+                state.setLatency(mode: Int32(PJJackCaptureLatency))
+                state.setLatency(mode: Int32(PJJackPlaybackLatency))
+            }
+        } else {
+            _ = pj_jack_recompute_total_latencies(connection.handle)
+        }
+    }
+
+    /// Whether libjack is PipeWire's (its version string says "using PipeWire").
+    static let isPipeWire: Bool = (try? JACKLibrary.load()) != nil && JACKLibrary.version.contains("PipeWire")
+
+    /// After a graph call: the latency callbacks skipped meanwhile (``JACKGraphCallGate``) done now, by this
+    /// thread under PipeWire (see ``recomputeLatencies()``), by JACK 2's server otherwise.
+    private func payLatencyDebt() {
+        let modes = connection.graphCalls.takeOwedModes()
+        guard !modes.isEmpty, isActive, let state else { return }
+        if Self.isPipeWire {
+            connection.graphCalls.graphCall { for mode in modes { state.setLatency(mode: mode) } }
+        } else {
+            _ = pj_jack_recompute_total_latencies(connection.handle)
+        }
     }
 
     /// Prepares `handler` for the server's sample rate and period, installs the callbacks and
@@ -142,7 +167,7 @@ public final class JACKClient: @unchecked Sendable {
         timing?.startActivation()
         let state = JACKHandlerState(
             handler: handler, client: connection.handle, leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
-            midiInPort: midiInPort, midiStorage: midiStorage, timing: timing
+            midiInPort: midiInPort, midiStorage: midiStorage, graphCalls: connection.graphCalls, timing: timing
         )
         state.preparedSampleRate.store(rate, ordering: .relaxed)
         state.preparedFrames.store(frames, ordering: .relaxed)
@@ -161,9 +186,10 @@ public final class JACKClient: @unchecked Sendable {
             pj_jack_on_shutdown(handle, jackShutdownCallback, arg)
         }
         self.state = state
-        let code = pj_jack_activate(handle)
+        let code = connection.graphCalls.graphCall { pj_jack_activate(handle) }
         guard code == 0 else { throw .activationFailed(code: code) }
         active.store(true, ordering: .releasing)
+        payLatencyDebt()
     }
 
     /// Stops playing: one final period calls the handler's `stopping(midiOut:)`, sends a
@@ -192,7 +218,7 @@ public final class JACKClient: @unchecked Sendable {
             }
         }
         if !isServerGone {
-            _ = pj_jack_deactivate(connection.handle)
+            _ = connection.graphCalls.graphCall { pj_jack_deactivate(connection.handle) }
         } else {
             midiStorage.forgetSoundingNotes()
         }
@@ -212,6 +238,7 @@ public final class JACKClient: @unchecked Sendable {
 
     /// Connects two ports by full name (output → input). Connecting a connected pair succeeds.
     public func connect(_ source: String, to destination: String) throws(JACKError) {
+        defer { payLatencyDebt() }
         try connection.connect(source, to: destination)
     }
 

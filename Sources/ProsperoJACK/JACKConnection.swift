@@ -11,6 +11,8 @@ package final class JACKConnection {
     package let name: String
     package let serverName: String?
     private(set) var isClosed = false
+    /// Keeps the latency callback out of this client's graph calls (PipeWire's libjack; see the type).
+    let graphCalls = JACKGraphCallGate()
 
     /// Opens a client on `serverName` (nil: `$JACK_DEFAULT_SERVER`, else "default").
     /// Never starts a server.
@@ -116,7 +118,7 @@ package final class JACKConnection {
             throw .portNotFound(name: destination, available: portNames(type: from.type, isInput: true))
         }
         if from.connections.contains(to.name) { return }
-        let code = from.name.withCString { s in to.name.withCString { d in pj_jack_connect(handle, s, d) } }
+        let code = graphCalls.graphCall { from.name.withCString { s in to.name.withCString { d in pj_jack_connect(handle, s, d) } } }
         // EEXIST: connected meanwhile.
         guard code == 0 || code == 17 else {
             throw .connectionFailed(source: from.name, destination: to.name, code: code)

@@ -21,6 +21,8 @@ class JACKRealtimeState: @unchecked Sendable {
     let timing: JACKCallbackTiming?
     /// The latest period's frame time and start, for live input's due frames (``JACKInputClock``).
     let periodClock = JACKPeriodClock()
+    /// The client's gate between the latency callback and the control thread's graph calls.
+    let graphCalls: JACKGraphCallGate
 
     let xruns = Atomic<Int>(0)
     /// Connections made or broken anywhere in the server's graph (JACK's notification thread counts them).
@@ -50,9 +52,11 @@ class JACKRealtimeState: @unchecked Sendable {
 
     init(
         client: OpaquePointer?, leftPort: OpaquePointer, rightPort: OpaquePointer, midiOutPort: OpaquePointer,
-        midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage, timing: JACKCallbackTiming? = nil
+        midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage, graphCalls: JACKGraphCallGate,
+        timing: JACKCallbackTiming? = nil
     ) {
         self.client = client
+        self.graphCalls = graphCalls
         self.leftPort = leftPort
         self.rightPort = rightPort
         self.midiOutPort = midiOutPort
@@ -79,8 +83,15 @@ class JACKRealtimeState: @unchecked Sendable {
 
     /// JACK's latency callback (a notification thread): the path midi_in → outputs is
     /// `handlerLatency()` frames longer than the period, so the outputs' capture latency is midi_in's
-    /// plus that, and midi_in's playback latency is the outputs' plus that.
+    /// plus that, and midi_in's playback latency is the outputs' plus that. Skipped while the control
+    /// thread changes the graph (``JACKGraphCallGate``), which then has the callbacks run again.
     func updateLatency(mode: Int32) {
+        graphCalls.latencyCallback(mode: mode) { setLatency(mode: mode) }
+    }
+
+    /// The latency callback's work for `mode`; also the control thread's, inside the gate
+    /// (``JACKClient/payLatencyDebt()``).
+    func setLatency(mode: Int32) {
         let extra = UInt32(clamping: max(0, handlerLatency()))
         var range = pj_jack_latency_range_t()
         if mode == Int32(PJJackCaptureLatency) {
@@ -242,12 +253,13 @@ final class JACKHandlerState<Handler: JACKProcessHandler>: JACKRealtimeState, @u
 
     init(
         handler: Handler, client: OpaquePointer?, leftPort: OpaquePointer, rightPort: OpaquePointer, midiOutPort: OpaquePointer,
-        midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage, timing: JACKCallbackTiming? = nil
+        midiInPort: OpaquePointer, midiStorage: JACKMIDIOutputStorage, graphCalls: JACKGraphCallGate,
+        timing: JACKCallbackTiming? = nil
     ) {
         self.handler = handler
         super.init(
             client: client, leftPort: leftPort, rightPort: rightPort, midiOutPort: midiOutPort,
-            midiInPort: midiInPort, midiStorage: midiStorage, timing: timing
+            midiInPort: midiInPort, midiStorage: midiStorage, graphCalls: graphCalls, timing: timing
         )
     }
 
