@@ -13,12 +13,16 @@ struct StudioMeterTapTests {
         }
     }
 
+    /// A quarter second as the 4 Hz tick finds it: loud (0.9, 0.8) at first, then the newest 43 ms quieter (0.5, 0.1).
+    func pushLoudThenQuiet(_ tap: StudioMeterTap) {
+        push(tap, frames: 12_288 - StudioMeterTap.fftSize, left: 0.9, right: 0.8)
+        push(tap, frames: StudioMeterTap.fftSize, left: 0.5, right: 0.1)
+    }
+
     @Test("unseen: only the newest fftSize frames go through the meters, left and right not swapped")
     func unseenKeepsTheNewest() {
         let tap = StudioMeterTap()
-        // A quarter second as the 4 Hz tick finds it: loud at first, then the newest 43 ms quieter.
-        push(tap, frames: 12_288 - StudioMeterTap.fftSize, left: 0.9, right: 0.8)
-        push(tap, frames: StudioMeterTap.fftSize, left: 0.5, right: 0.1)
+        pushLoudThenQuiet(tap)
         tap.update(silentFor: 0.25, shown: false)
         let meters = tap.meters
         #expect(abs(meters[0] - 0.5) < 1e-6, "peak L \(meters[0]): the older, louder part was metered")
@@ -32,8 +36,7 @@ struct StudioMeterTapTests {
     @Test("shown: every frame of the backlog goes through the meters")
     func shownMetersAll() {
         let tap = StudioMeterTap()
-        push(tap, frames: 12_288 - StudioMeterTap.fftSize, left: 0.9, right: 0.8)
-        push(tap, frames: StudioMeterTap.fftSize, left: 0.5, right: 0.1)
+        pushLoudThenQuiet(tap)
         tap.update(silentFor: 0.25, shown: true)
         // The peak holds the loud part (0.5 s hold: 2 048 frames of 43 ms have not run it out).
         #expect(abs(tap.meters[0] - 0.9) < 1e-6)

@@ -27,6 +27,12 @@ public final class RawClient: @unchecked Sendable {
 
     deinit { close(fd) }
 
+    /// How long a read waits for bytes before it gives up (5 s from the start).
+    public func setReadTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
         public init(_ d: String) { description = d }

@@ -108,21 +108,7 @@ import Touchstone
     @Test func discardWhileAProducerPushesKeepsOrder() {
         let total = 500_000
         let ring = SPSCRingBuffer<Int>(minimumCapacity: 64)
-        let producerDone = DispatchSemaphore(value: 0)
-        let producer = Thread {
-            var i = 0
-            var refused = 0
-            while i < total {
-                if ring.push(i) {
-                    i += 1
-                } else {
-                    refused += 1
-                    if refused % 64 == 0 { sched_yield() }
-                }
-            }
-            producerDone.signal()
-        }
-        producer.start()
+        let (producerDone, _) = Self.pushRamp(total, into: ring)
         var last = -1, seen = 0, discarded = 0, outOfOrder = 0, round = 0, spins = 0
         while seen + discarded < total {
             round += 1
@@ -149,23 +135,7 @@ import Touchstone
     @Test func twoThreadStressLosesAndDuplicatesNothing() {
         let total = 2_000_000
         let ring = SPSCRingBuffer<Int>(minimumCapacity: 64)
-        let producerDone = DispatchSemaphore(value: 0)
-        let refusedByProducer = RefusalTally()
-        let producer = Thread {
-            var refused = 0
-            var i = 0
-            while i < total {
-                if ring.push(i) {
-                    i += 1
-                } else {
-                    refused += 1
-                    if refused % 64 == 0 { sched_yield() }
-                }
-            }
-            refusedByProducer.value = refused
-            producerDone.signal()
-        }
-        producer.start()
+        let (producerDone, refusedByProducer) = Self.pushRamp(total, into: ring)
 
         var expected = 0
         var outOfOrder = 0
@@ -184,6 +154,29 @@ import Touchstone
         #expect(expected == total)
         #expect(ring.pop() == nil, "nothing duplicated after the last item")
         #expect(ring.droppedCount == refusedByProducer.value)
+    }
+
+    /// Starts a producer thread that pushes 0..<total into `ring`, yielding now and then while it is full;
+    /// the semaphore is signalled once it is done, after it wrote how many pushes were refused.
+    static func pushRamp(_ total: Int, into ring: SPSCRingBuffer<Int>) -> (done: DispatchSemaphore, refused: RefusalTally) {
+        let done = DispatchSemaphore(value: 0)
+        let tally = RefusalTally()
+        let producer = Thread {
+            var refused = 0
+            var i = 0
+            while i < total {
+                if ring.push(i) {
+                    i += 1
+                } else {
+                    refused += 1
+                    if refused % 64 == 0 { sched_yield() }
+                }
+            }
+            tally.value = refused
+            done.signal()
+        }
+        producer.start()
+        return (done, tally)
     }
 
     final class RefusalTally: @unchecked Sendable {
