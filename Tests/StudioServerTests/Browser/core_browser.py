@@ -87,9 +87,9 @@ class MachineDeadline:
         return now >= min(self.start + 12 * self.seconds, self.start + self.seconds + cpu_stall_seconds() - self.stalled)
 
 
-def wait_for(condition, timeout=10.0, what="condition", machine_time=False):
+def wait_for(condition, timeout=10.0, what="condition", machine_time=False, describe=None):
     """Polls `condition()` until it is truthy; returns its value or fails. With `machine_time`, `timeout` is a
-    ``MachineDeadline``."""
+    ``MachineDeadline``. `describe()`, when given, says in the failure what the page showed instead."""
     deadline = MachineDeadline(timeout) if machine_time else None
     end = time.monotonic() + timeout
     last = None
@@ -101,7 +101,13 @@ def wait_for(condition, timeout=10.0, what="condition", machine_time=False):
         except Exception as error:  # the element is not there yet
             last = error
         time.sleep(0.05)
-    fail(f"timed out waiting for {what} (last: {last!r})")
+    shown = ""
+    if describe:
+        try:
+            shown = f"; the page shows {describe()!r}"
+        except Exception as error:
+            shown = f"; the page could not be read: {error!r}"
+    fail(f"timed out waiting for {what} (last: {last!r}{shown})")
 
 
 def fail(message):
