@@ -102,7 +102,7 @@ extension JACKClientTests {
         try #require(isRunning(), "prospero ended early: \(output())")
         try during()
         let signalled = ContinuousClock.now
-        let stalledAtSignal = MachineDeadline.cpuStallSeconds()
+        let stopwatch = MachineStopwatch()
         kill(pid, signal)
         var secondSignalGap: Double?
         if let secondSignalAfter {
@@ -120,8 +120,7 @@ extension JACKClientTests {
             throw error
         }
         let stopSeconds = Double((ContinuousClock.now - signalled) / .milliseconds(1)) / 1000
-        var stalledSeconds = 0.0
-        if let before = stalledAtSignal, let now = MachineDeadline.cpuStallSeconds() { stalledSeconds = now - before }
+        let stalledSeconds = stopwatch.stalled
         try waitUntil("the shell to end", timeout: .seconds(5)) { !isRunning() }
         let status: Int32
         if mode == .shellBackground {

@@ -27,14 +27,14 @@ struct StudioBrowserAudioServerTests {
         var frames = 0
         var first: Double?
         var last = 0.0
-        var stalledAtFirst: Double?
+        var sinceFirstBlock: MachineStopwatch?
         while sequences.count < 300, let frame = listener.readFrame() {
             guard frame.opcode == 2, frame.payload.first == 0x10 else { continue }
             let pcm = try StudioPCMFrame.decode(frame.payload)
             #expect(pcm.sampleRate == 48_000)
             #expect(pcm.frameCount == StudioBrowserDriver.defaultBlockFrames)
             let t = MonotonicClock.now()
-            if first == nil { first = t; stalledAtFirst = MachineDeadline.cpuStallSeconds() }
+            if first == nil { first = t; sinceFirstBlock = MachineStopwatch() }
             frames += pcm.frameCount
             last = t
             sequences.append(pcm.sequence)
@@ -47,14 +47,12 @@ struct StudioBrowserAudioServerTests {
         // then in a burst cannot look fast. Nor fall far behind: counted from the first block's arrival, so that
         // a slow connection on a loaded machine cannot look slow (the lower bound is loose: late delivery), and in
         // the machine's time: the seconds in which some task waited for a CPU are taken off, at most three
-        // quarters of the wall time (28 644 frames/s of wall time beside the other test processes and a build).
+        // quarters of the wall time (28 644 frames/s of wall time beside the other test processes).
         let sinceSubscription = Double(frames) / (last - subscribed)
-        let wall = last - (first ?? last)
-        var stalled = 0.0
-        if let before = stalledAtFirst, let now = MachineDeadline.cpuStallSeconds() { stalled = now - before }
-        let sinceFirst = Double(frames - StudioBrowserDriver.defaultBlockFrames) / max(wall - stalled, wall / 4)
+        let time = sinceFirstBlock?.read() ?? (elapsed: 0, stalled: 0, machine: 0)
+        let sinceFirst = Double(frames - StudioBrowserDriver.defaultBlockFrames) / time.machine
         #expect(sinceSubscription < 52_000, "\(sinceSubscription) frames/s since the subscription")
-        #expect(sinceFirst > 30_000, "\(sinceFirst) frames/s of the machine's time since the first block (\(wall) s, \(stalled) s of them stalled)")
+        #expect(sinceFirst > 30_000, "\(sinceFirst) frames/s of the machine's time since the first block (\(time.elapsed) s, \(time.stalled) s of them stalled)")
 
         // The page's report steers; it shows on the status (latency = one block + the page's latency).
         listener.sendText(#"{"type":"audio","fill":40,"target":30,"latency":42,"dropouts":1}"#)

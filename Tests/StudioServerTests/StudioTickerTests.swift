@@ -33,13 +33,10 @@ struct StudioTickerTests {
     /// Ticks counted over about `seconds` of this thread's sleep, the seconds that really passed, and how many of
     /// them the machine gave: those in which some task waited for a CPU taken off, at least a quarter counted.
     func ticks(_ record: Record, over seconds: Double) -> (count: Int, elapsed: Double, machine: Double) {
-        let before = record.ticks.load(ordering: .relaxed), start = Date()
-        let stalledBefore = MachineDeadline.cpuStallSeconds()
+        let before = record.ticks.load(ordering: .relaxed), stopwatch = MachineStopwatch()
         Thread.sleep(forTimeInterval: seconds)
-        let elapsed = Date().timeIntervalSince(start)
-        var stalled = 0.0
-        if let stalledBefore, let now = MachineDeadline.cpuStallSeconds() { stalled = now - stalledBefore }
-        return (record.ticks.load(ordering: .relaxed) - before, elapsed, max(elapsed - stalled, elapsed / 4))
+        let time = stopwatch.read()
+        return (record.ticks.load(ordering: .relaxed) - before, time.elapsed, time.machine)
     }
 
     @Test("ticks on its loop at the rate it asks for")
