@@ -128,6 +128,9 @@ extension JACKClientTests {
             }
         }
 
+        /// What the dump printed so far (it flushes each line), the dump still running.
+        func current() -> String { String(decoding: text.withLock { $0 }, as: UTF8.self) }
+
         /// Stops the dump (SIGINT: it prints what it holds) and returns everything it printed.
         func stop() -> String {
             peer.stop()

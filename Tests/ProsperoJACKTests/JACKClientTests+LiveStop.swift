@@ -262,6 +262,7 @@ extension JACKClientTests {
         defer { probe.close() }
         for (k, (mode, signal)) in [(StartMode.shellBackground, SIGINT), (.file, SIGTERM), (.pipe, SIGHUP)].enumerated() {
             let dump = try server.peer("jack_midi_dump", ["-a", "dump\(k)"])
+            let reader = DumpReader(dump)
             try waitUntil("dump\(k):input") { probe.portInfo(named: "dump\(k):input") != nil }
             let port = Self.freePort
             let sender = try UDPTestSender()
@@ -274,13 +275,14 @@ extension JACKClientTests {
                 }
                 usleep(150_000)  // the note-on leaves in the next periods
             }
-            // The note-off left in prospero's last period; jack_midi_dump prints it from its next one: 0.2 s of the
-            // machine's time (up to 0.8 s of wall time while it is busy: 0.2 s of wall time once lost both).
-            let printed = MachineDeadline(seconds: 0.2)
-            while !printed.expired { usleep(10_000) }
-            dump.stop()
             Self.expectCleanStop(run, "hands, \(mode)", signal: signal)
-            let received = Self.parseDump(dump.readOutput()).map(\.bytes)
+            // The note-off left in prospero's last period; jack_midi_dump prints (and flushes) it from one of its next
+            // periods, later still on a busy machine (a fixed 0.2 s once lost it in CI): its lines are read as they
+            // come, and the dump is stopped once CC 123 is there (or after 5 s, when the test fails with what it got).
+            _ = try? waitUntil("CC 123 at dump\(k)", timeout: .seconds(5)) {
+                Self.parseDump(reader.current()).contains { $0.bytes == [0xB0, 123, 0] }
+            }
+            let received = Self.parseDump(reader.stop()).map(\.bytes)
             let noteOn = received.firstIndex { $0.count == 3 && $0[0] == 0x90 && $0[1] == 69 && $0[2] > 0 }
             let noteOff = received.lastIndex { $0.count == 3 && ($0[0] == 0x80 || ($0[0] == 0x90 && $0[2] == 0)) && $0[1] == 69 }
             let allNotesOff = received.lastIndex { $0 == [0xB0, 123, 0] }

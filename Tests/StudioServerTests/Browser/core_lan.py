@@ -11,10 +11,17 @@ from core_browser import by_testid, console_errors, fail, studio_browser, wait_f
 
 url = sys.argv[1]
 
+
+def shown(driver):
+    """What a page that did not connect showed: its connection state, address, title and console messages."""
+    log = [entry["message"] for entry in driver.get_log("browser")]
+    return (by_testid(driver, "connection-state").text, driver.current_url, driver.title, log)
+
+
 with studio_browser() as driver:
     driver.get(url)
     wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="the connection from the other machine", machine_time=True,
-             describe=lambda: (by_testid(driver, "connection-state").text, driver.current_url, driver.title))
+             describe=lambda: shown(driver))
     facts = driver.execute_script("""return {
         protocol: location.protocol, secure: window.isSecureContext, camera: !!(navigator.mediaDevices && navigator.mediaDevices.getUserMedia)}""")
     if facts != {"protocol": "http:", "secure": False, "camera": False}:
@@ -37,7 +44,7 @@ with studio_browser() as driver:
     # visit carries the token).
     driver.get(urllib.parse.urlsplit(url)._replace(path="/hecate/", query="guide=0").geturl())
     wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="Hecate's page from the other machine", machine_time=True,
-             describe=lambda: (by_testid(driver, "connection-state").text, driver.current_url, driver.title))
+             describe=lambda: shown(driver))
     by_testid(driver, "camera-toggle").click()
     status = by_testid(driver, "camera-status")
     camera_said = status.text

@@ -163,6 +163,14 @@ with studio_browser() as driver:
         driver.execute_script("window.studio.set('hecate.pack', 'coven')")
         wait_for(lambda: "spiral-plasma" in (canvas().get_attribute("data-compiled") or ""), what="the spiral plasma shader")
         wait_for(lambda: canvas().get_attribute("data-shader") == "spiral-plasma", what="Immerse on the plasma")
+        # A lost WebGL context (a busy machine's GPU process) leaves the picture drawing on in 2D, the page connected.
+        driver.execute_script("document.querySelector('[data-testid=immerse-canvas]').getContext('webgl')"
+                              ".getExtension('WEBGL_lose_context').loseContext()")
+        wait_for(lambda: canvas().get_attribute("data-renderer") == "2d", what="the 2D picture after a lost context")
+        first = int(canvas().get_attribute("data-frames"))
+        wait_for(lambda: int(canvas().get_attribute("data-frames")) > first + 3, timeout=30, what="Immerse to draw on in 2D")
+        if by_testid(driver, "connection-state").text != "connected":
+            fail("the page lost its connection with the WebGL context")
         by_testid(driver, "immerse-exit").click()
         driver.execute_script("window.studio.set('hecate.pack', 'cathedral')")
     finally:

@@ -77,12 +77,21 @@ export class Immerse {
     this.gl = renderer === "2d" ? null : canvas.getContext("webgl", { antialias: false, preserveDrawingBuffer: true });
     this.mode = this.gl ? "webgl" : "2d";
     if (!this.gl) this.g2d = canvas.getContext("2d");
-    else this.setUpWebGL();
-    canvas.dataset.renderer = this.mode;
-    canvas.dataset.frames = "0";
-    canvas.dataset.rate = "idle";
+    else {
+      // A busy machine's GPU process can lose the context before the first shader compiles (Chromium's
+      // SwiftShader under load): the picture falls back to 2D rather than stopping the page's script (and with
+      // it the page's connection, which is opened after the panels are built).
+      canvas.addEventListener("webglcontextlost", () => this.fallBackTo2D("the WebGL context was lost"));
+      try { this.setUpWebGL(); } catch (error) { this.fallBackTo2D(error.message); }
+    }
+    this.canvas.dataset.renderer = this.mode;
+    this.canvas.dataset.frames = "0";
+    this.canvas.dataset.rate = "idle";
     this.start = performance.now();
-    const tick = (now) => { this.tick(now); requestAnimationFrame(tick); };
+    const tick = (now) => {
+      try { this.tick(now); } catch (error) { if (this.gl) this.fallBackTo2D(error.message); else console.warn("immerse:", error); }
+      requestAnimationFrame(tick);
+    };
     requestAnimationFrame(tick);
   }
 
@@ -151,6 +160,7 @@ export class Immerse {
 
   compile(fragmentSource) {
     const gl = this.gl;
+    if (gl.isContextLost()) throw new Error("the WebGL context is lost");
     const shader = (type, source) => {
       const s = gl.createShader(type);
       gl.shaderSource(s, source);
@@ -182,12 +192,14 @@ export class Immerse {
       this.programs.set(name, this.compile(HEADER + source + MAIN));
       this.canvas.dataset.compiled = [...this.programs.keys()].join(" ");
     } catch (error) {
-      console.warn(`immerse: shader ${name} unavailable (${error.message}); drawing in 2D`);
-      this.fallBackTo2D();
+      this.fallBackTo2D(`shader ${name} unavailable (${error.message})`);
     }
   }
 
-  fallBackTo2D() {
+  /** Draws in 2D from now on; `why` goes to the console (a warning: the page still works). */
+  fallBackTo2D(why) {
+    if (!this.gl) return;
+    console.warn(`immerse: ${why}; drawing in 2D`);
     // A canvas with a WebGL context cannot give a 2D one: swap in a fresh canvas.
     const fresh = this.canvas.cloneNode(false);
     this.canvas.replaceWith(fresh);
