@@ -116,15 +116,11 @@ final class OSCDatagramHandler: ChannelInboundHandler {
         switch result {
         case .success(let packet):
             let received = ReceivedOSCPacket(packet: packet, time: time, sender: sender)
+            // Counted before the packet is handed on: a reader that has it sees it counted.
+            state.statistics.withLock { $0.packets += 1 }
             state.onPacket?(received)
-            let dropped: Bool
-            switch state.continuation?.yield(received) {
-            case .dropped: dropped = true
-            default: dropped = false
-            }
-            state.statistics.withLock {
-                $0.packets += 1
-                if dropped { $0.dropped += 1 }
+            if case .dropped = state.continuation?.yield(received) {
+                state.statistics.withLock { $0.dropped += 1 }
             }
         case .failure(let error):
             state.statistics.withLock {

@@ -69,7 +69,9 @@ extension JACKClientTests {
             }
             try? input.fileHandleForWriting.close()
         }
+        // Active, so that it hears the server's xruns (a run with any is made again).
         let client = try JACKClient(configuration: server.configuration(client: "probe"))
+        try client.activate(handler: ScriptedMIDIHandler())
         defer { client.close() }
         try waitUntil("\(name):out_left", timeout: .seconds(20)) { client.portInfo(named: "\(name):out_left") != nil }
         let sequencer = try server.peer("jack_midiseq", ["seq", "48000", "0", "69", "40000"])
@@ -81,7 +83,7 @@ extension JACKClientTests {
         usleep(500_000)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(server.name)-\(name).wav").path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let recorder = try server.peer("jack_rec", ["-f", file, "-d", "2", "-b", "24", "\(name):out_left", "\(name):out_right"])
+        let recorder = try server.recorder(file: file, seconds: 2, ports: ["\(name):out_left", "\(name):out_right"])
         try waitUntil("jack_rec to finish", timeout: .seconds(10)) { !recorder.process.isRunning }
         #expect(jalv.isRunning, "jalv ended early")
         let audio = try WAVAudio(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: file))))

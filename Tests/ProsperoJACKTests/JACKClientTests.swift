@@ -93,7 +93,7 @@ import Testing
         try client.activate(handler: handler)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(server.name).wav").path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let recorder = try server.peer("jack_rec", ["-f", file, "-d", "2", "-b", "24", client.ports.leftOutput, client.ports.rightOutput])
+        let recorder = try server.recorder(file: file, seconds: 2, ports: [client.ports.leftOutput, client.ports.rightOutput])
         try waitUntil("jack_rec to finish", timeout: .seconds(10)) { !recorder.process.isRunning }
         let statistics = client.statistics
         client.close()

@@ -26,7 +26,7 @@ extension JACKClientTests {
         try waitUntil("the first note", timeout: .seconds(5)) { handler.receivedEventCount > 0 }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(server.name)-play.wav").path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let recorder = try server.peer("jack_rec", ["-f", file, "-d", "3", "-b", "24", client.ports.leftOutput, client.ports.rightOutput])
+        let recorder = try server.recorder(file: file, seconds: 3, ports: [client.ports.leftOutput, client.ports.rightOutput])
         try waitUntil("jack_rec to finish", timeout: .seconds(10)) { !recorder.process.isRunning }
         client.close()
 

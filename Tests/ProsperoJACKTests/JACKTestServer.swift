@@ -56,7 +56,8 @@ final class PeerProcess {
     let output = Pipe()
     let name: String
 
-    init(_ tool: String, _ arguments: [String], server: String?) throws {
+    /// - Parameter errorsToo: standard error into ``output`` too (jack_rec says its overruns only there).
+    init(_ tool: String, _ arguments: [String], server: String?, errorsToo: Bool = false) throws {
         guard let path = Peers.path(of: tool) else { throw PeerMissing(tool: tool) }
         name = tool
         if let setpriv = Peers.path(of: "setpriv") {
@@ -73,7 +74,7 @@ final class PeerProcess {
         environment["JACK_NO_START_SERVER"] = "1"
         process.environment = environment
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errorsToo ? output : FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.runWithStopSignalsUnblocked()
     }
@@ -172,6 +173,15 @@ final class JACKTestServer {
     /// Starts a jackd2 example client on this server.
     func peer(_ tool: String, _ arguments: [String]) throws -> PeerProcess {
         try PeerProcess(tool, arguments, server: name)
+    }
+
+    /// `jack_rec` recording `ports` for `seconds` into `file` (24-bit), its ring buffer holding the whole take: its
+    /// disk thread, late on a busy machine, cannot overrun it (an overrun writes part of a sample and shifts every
+    /// later byte: garbage, up to full scale, in the file). Its output (``PeerProcess/readOutput()``) carries its
+    /// standard error, where it reports overruns.
+    func recorder(file: String, seconds: Int, ports: [String]) throws -> PeerProcess {
+        try PeerProcess("jack_rec", ["-f", file, "-d", "\(seconds)", "-b", "24", "-B", "\((seconds + 2) * 48_000)"] + ports,
+                        server: name, errorsToo: true)
     }
 
     /// Stops the server with SIGTERM (it unregisters itself); reclaims its slot if it had to be killed; then

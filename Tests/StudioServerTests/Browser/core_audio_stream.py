@@ -162,10 +162,18 @@ with studio_browser() as driver:
              by_testid(driver, "audio-indicator").get_attribute("data-dropouts") != "0", what="the dropout shown")
     wait_for(lambda: stats(driver)["playing"], timeout=5, what="playback after the stall")
     time.sleep(1.0)
+    # The tone back at its level: an analyser window that a busy machine's own dropout (counted above, apart from the
+    # stall) cut short reads low, so the windows are read until one is whole, within 5 s of the machine's time.
+    readings = []
+
+    def recovered_tone():
+        readings.append((*tone_of(driver), stats(driver)["playing"]))
+        level, frequency, playing = readings[-1]
+        return playing and abs(level - (-21.0)) <= 1.0 and abs(frequency - 1000) <= 10
+
+    wait_for(recovered_tone, timeout=5, machine_time=True, what="the tone after the stall",
+             describe=lambda: "the last readings (dBFS, Hz, playing): " + ", ".join(f"({l:.2f}, {f:.1f}, {p})" for l, f, p in readings[-5:]))
     recovered = stats(driver)
-    level, frequency = tone_of(driver)
-    if abs(level - (-21.0)) > 1.0 or abs(frequency - 1000) > 10 or not recovered["playing"]:
-        fail(f"after the stall: {level:.2f} dBFS at {frequency:.1f} Hz, playing {recovered['playing']}")
     if recovered["fillMs"] > 80:
         fail(f"after the stall the fill stayed at {recovered['fillMs']:.1f} ms (the burst was not trimmed)")
 
