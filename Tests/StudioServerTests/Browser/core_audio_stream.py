@@ -144,8 +144,13 @@ with studio_browser() as driver:
     if after["dropouts"] != before["dropouts"] and after["maxGapMs"] < 30:
         fail(f"dropouts {before['dropouts']}→{after['dropouts']} with frames never more than {after['maxGapMs']:.1f} ms apart")
     print(f"steady: dropouts {after['dropouts'] - before['dropouts']}, longest wait between frames {after['maxGapMs']:.1f} ms")
-    if not 20 <= after["fillMs"] <= 70:
-        fail(f"buffer fill {after['fillMs']:.1f} ms, expected near the 40 ms target")
+    # Near the 40 ms target; after a delivery stall (a busy machine's: frames more than 60 ms apart, where a group of
+    # blocks comes every 32 ms) the burst that follows may leave it higher, up to where the page trims a burst
+    # (80 ms, as after the forced stall below).
+    highest = 80 if after["maxGapMs"] >= 60 else 70
+    if not 20 <= after["fillMs"] <= highest:
+        fail(f"buffer fill {after['fillMs']:.1f} ms, expected near the 40 ms target (at most {highest} ms; "
+             f"frames at most {after['maxGapMs']:.1f} ms apart)")
     level, frequency = tone_of(driver)
     # A -18 dBFS peak sine has an RMS of -21 dBFS.
     if abs(level - (-21.0)) > 1.0 or abs(frequency - 1000) > 10:
