@@ -21,10 +21,12 @@ extension JACKClientTests {
     ])
     func jalvHostsLV2Plugin(uri: String) throws {
         let bundles = try TestPeers.require(Self.lv2Bundles, "the LV2 bundles (scripts/test installs them into PROSPERO_LV2_BUNDLES)")
-        // A run is made again when jack_rec overran (its file is then garbage). The server's xruns (every one in this
-        // lane, beside the browser tests) only drop cycles, which none of the checks below depend on.
+        // A run is made again when jack_rec overran (its file is then garbage) or the server had an xrun: a cycle jalv
+        // missed loses the MIDI in it, and a lost note-on leaves Hecate's drone on C for that loop of the sequence
+        // (A 0.026 against C 0.015 once, where an undisturbed run has 0.074 against 0.003). scripts/test runs this
+        // test in its timed lane, after the browser tests, where the server rarely has one.
         guard let run = try Self.firstUndisturbed("jalv \(uri)", attempts: 4, { try Self.recordJalv(uri: uri, bundles: bundles) }, {
-            $0.recorderOutput.lowercased().contains("overrun")
+            $0.recorderOutput.lowercased().contains("overrun") || $0.xruns > 0
         }) else { return }
         let left = run.audio.channels[0]
         #expect(left.allSatisfy { $0.isFinite && abs($0) < 1 })
@@ -45,7 +47,7 @@ extension JACKClientTests {
         }
     }
 
-    static func recordJalv(uri: String, bundles: String) throws -> (audio: WAVAudio, recorderOutput: String) {
+    static func recordJalv(uri: String, bundles: String) throws -> (audio: WAVAudio, xruns: Int, recorderOutput: String) {
         let server = try JACKTestServer(period: 1024)
         defer { server.stop() }
         let name = "lv2-\(uri.split(separator: ":").last!)"
@@ -71,7 +73,9 @@ extension JACKClientTests {
             }
             try? input.fileHandleForWriting.close()
         }
+        // Active, so that it hears the server's xruns.
         let client = try JACKClient(configuration: server.configuration(client: "probe"))
+        try client.activate(handler: ScriptedMIDIHandler())
         defer { client.close() }
         try waitUntil("\(name):out_left", timeout: .seconds(20)) { client.portInfo(named: "\(name):out_left") != nil }
         let sequencer = try server.peer("jack_midiseq", ["seq", "48000", "0", "69", "40000"])
@@ -87,6 +91,6 @@ extension JACKClientTests {
         try waitUntil("jack_rec to finish", timeout: .seconds(10)) { !recorder.process.isRunning }
         #expect(jalv.isRunning, "jalv ended early")
         let audio = try WAVAudio(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
-        return (audio, recorder.readOutput())
+        return (audio, client.statistics.xruns, recorder.readOutput())
     }
 }
