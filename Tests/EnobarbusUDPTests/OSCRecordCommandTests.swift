@@ -59,9 +59,10 @@ import Testing
                 continue
             }
             #expect(faces.count == recording.frames.count)
-            // One line per sender frame: 600, not 33 000. A scheduling gap of 5 ms inside a burst on a
-            // loaded machine splits that frame in two, so allow a few more; never fewer (no frame merges).
-            #expect((600...630).contains(recording.frames.count), "\(recording.frames.count) lines; \(summary)")
+            // One line per sender frame: 600, not 33 000 (a line per packet). A scheduling gap of 5 ms inside a burst on
+            // a loaded machine splits that frame in two, so allow up to a tenth more (37 splits in a fresh clone's test
+            // phase, the python sender beside the browser and JACK tests); never fewer (no frame merges).
+            #expect((600...660).contains(recording.frames.count), "\(recording.frames.count) lines; \(summary)")
             // Whole frames: all 52 weights from the same sender frame, in order.
             // (A split frame's first part repeats the previous frame's weights with its own head.)
             let whole = faces.filter { f in ARKitBlendshape.allCases.allSatisfy { f.blendshapes[$0] == f.blendshapes[.browInnerUp] } }
