@@ -21,13 +21,11 @@ extension JACKClientTests {
         var output: String
         /// Seconds of ``stopSeconds`` in which some task waited for a CPU (`/proc/pressure/cpu`; 0 without it).
         var stalledSeconds = 0.0
+        /// ``stopSeconds`` in the machine's time (``MachineStopwatch``): a stop a busy machine delayed is not a slow
+        /// stop (1.2 s of wall time in a fresh-clone run while the studio's browser tests and the others ran beside).
+        var machineStopSeconds = 0.0
         /// Seconds between the first signal and the second, when a second was sent.
         var secondSignalGap: Double?
-
-        /// ``stopSeconds`` in the machine's time: the stalled seconds taken off, the wall time counted at least
-        /// a quarter (as ``MachineDeadline``'s limit of 4): a stop a busy machine delayed is not a slow stop
-        /// (1.2 s of wall time in a fresh-clone run while the studio's browser tests and the others ran beside).
-        var machineStopSeconds: Double { max(stopSeconds - stalledSeconds, stopSeconds / 4) }
     }
 
     /// Runs `prospero arguments` in `mode`, waits for `ready` in its output, calls `during`, sends
@@ -101,7 +99,6 @@ extension JACKClientTests {
         }
         try #require(isRunning(), "prospero ended early: \(output())")
         try during()
-        let signalled = ContinuousClock.now
         let stopwatch = MachineStopwatch()
         kill(pid, signal)
         var secondSignalGap: Double?
@@ -112,7 +109,7 @@ extension JACKClientTests {
             // as a user's second Ctrl-C comes after the first was seen. (A late second makes the run one to make again.)
             _ = try? waitUntil("signal \(signal) delivered", timeout: .seconds(2)) { !Self.isPending(signal, pid) }
             kill(pid, signal)
-            secondSignalGap = Double((ContinuousClock.now - signalled) / .microseconds(1)) / 1e6
+            secondSignalGap = stopwatch.elapsed
         }
         do {
             try waitUntil("prospero to stop", timeout: .seconds(5)) {
@@ -123,8 +120,7 @@ extension JACKClientTests {
             Issue.record("\(mode): prospero \(arguments.joined(separator: " ")) did not stop on signal \(signal):\n\(output())\n\(state)")
             throw error
         }
-        let stopSeconds = Double((ContinuousClock.now - signalled) / .milliseconds(1)) / 1000
-        let stalledSeconds = stopwatch.stalled
+        let stop = stopwatch.read()
         try waitUntil("the shell to end", timeout: .seconds(5)) { !isRunning() }
         let status: Int32
         if mode == .shellBackground {
@@ -137,8 +133,8 @@ extension JACKClientTests {
             let rest = pipe.fileHandleForReading.readDataToEndOfFile()
             collected.withLock { $0.append(rest) }
         }
-        return LiveRun(status: status, stopSeconds: stopSeconds, output: output(), stalledSeconds: stalledSeconds,
-                       secondSignalGap: secondSignalGap)
+        return LiveRun(status: status, stopSeconds: stop.elapsed, output: output(), stalledSeconds: stop.stalled,
+                       machineStopSeconds: stop.machine, secondSignalGap: secondSignalGap)
     }
 
     /// Starts `/bin/sh -c script arguments…` with no signal blocked and every signal at its default
@@ -286,16 +282,12 @@ extension JACKClientTests {
             }
             guard let stop = try Self.firstUndisturbed("hands stop, \(mode)", attempts: 6, attempt, { $0.xruns > 0 && !$0.playsAndEndsA4 })
             else { continue }
-            let run = stop.run, received = stop.received
-            Self.expectCleanStop(run, "hands, \(mode)", signal: signal)
-            let noteOn = received.firstIndex { $0.count == 3 && $0[0] == 0x90 && $0[1] == 69 && $0[2] > 0 }
-            let noteOff = received.lastIndex { $0.count == 3 && ($0[0] == 0x80 || ($0[0] == 0x90 && $0[2] == 0)) && $0[1] == 69 }
-            let allNotesOff = received.lastIndex { $0 == [0xB0, 123, 0] }
-            #expect(noteOn != nil, "\(mode): \(received)")
-            if let noteOn, let noteOff, let allNotesOff {
-                #expect(noteOff > noteOn && allNotesOff > noteOn, "\(received)")
+            Self.expectCleanStop(stop.run, "hands, \(mode)", signal: signal)
+            #expect(stop.noteOn != nil, "\(mode): \(stop.received)")
+            if let noteOn = stop.noteOn, let noteOff = stop.noteOff, let allNotesOff = stop.allNotesOff {
+                #expect(noteOff > noteOn && allNotesOff > noteOn, "\(stop.received)")
             } else {
-                Issue.record("\(mode): no note-off or CC 123 at the dump: \(received)\n\(run.output)")
+                Issue.record("\(mode): no note-off or CC 123 at the dump: \(stop.received)\n\(stop.run.output)")
             }
         }
     }
@@ -307,13 +299,14 @@ extension JACKClientTests {
         var received: [[UInt8]]
         var xruns = 0
 
-        /// Whether the dump printed A4's note-on, its note-off and CC 123 (a run with xruns that lacks one is made again:
-        /// the dump missed the cycle that carried it, the note-on's as well as the stop's).
-        var playsAndEndsA4: Bool {
-            received.contains { $0.count == 3 && $0[0] == 0x90 && $0[1] == 69 && $0[2] > 0 }
-                && received.contains { $0.count == 3 && ($0[0] == 0x80 || ($0[0] == 0x90 && $0[2] == 0)) && $0[1] == 69 }
-                && received.contains { $0 == [0xB0, 123, 0] }
-        }
+        /// Where the dump printed A4's first note-on, its last note-off and the last CC 123.
+        var noteOn: Int? { received.firstIndex { $0.count == 3 && $0[0] == 0x90 && $0[1] == 69 && $0[2] > 0 } }
+        var noteOff: Int? { received.lastIndex { $0.count == 3 && ($0[0] == 0x80 || ($0[0] == 0x90 && $0[2] == 0)) && $0[1] == 69 } }
+        var allNotesOff: Int? { received.lastIndex { $0 == [0xB0, 123, 0] } }
+
+        /// Whether the dump printed all three (a run with xruns that lacks one is made again: the dump missed the
+        /// cycle that carried it, the note-on's as well as the stop's).
+        var playsAndEndsA4: Bool { noteOn != nil && noteOff != nil && allNotesOff != nil }
     }
 
     /// One run of the test above: `prospero hands` into a new jack_midi_dump named `name`, a hand at A4, then `signal`.

@@ -25,7 +25,6 @@ struct StudioBrowserAudioServerTests {
 
         var sequences: [UInt32] = []
         var frames = 0
-        var first: Double?
         var last = 0.0
         var sinceFirstBlock: MachineStopwatch?
         while sequences.count < 300, let frame = listener.readFrame() {
@@ -34,7 +33,7 @@ struct StudioBrowserAudioServerTests {
             #expect(pcm.sampleRate == 48_000)
             #expect(pcm.frameCount == StudioBrowserDriver.defaultBlockFrames)
             let t = MonotonicClock.now()
-            if first == nil { first = t; sinceFirstBlock = MachineStopwatch() }
+            if sinceFirstBlock == nil { sinceFirstBlock = MachineStopwatch() }
             frames += pcm.frameCount
             last = t
             sequences.append(pcm.sequence)

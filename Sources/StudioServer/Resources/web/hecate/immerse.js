@@ -89,7 +89,10 @@ export class Immerse {
     this.canvas.dataset.rate = "idle";
     this.start = performance.now();
     const tick = (now) => {
-      try { this.tick(now); } catch (error) { if (this.gl) this.fallBackTo2D(error.message); else console.warn("immerse:", error); }
+      try { this.tick(now); } catch (error) {
+        if (this.gl) this.fallBackTo2D(error.message);
+        else if (!this.drawFailed) { this.drawFailed = true; console.warn("immerse: drawing failed", error); }  // once, not per frame
+      }
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
