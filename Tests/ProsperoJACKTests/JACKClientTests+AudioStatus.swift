@@ -48,16 +48,20 @@ extension JACKClientTests {
             var all: [String] = []
             func add(_ line: String) { lock.lock(); all.append(line); lock.unlock() }
         }
-        let lines = Lines()
-        let session = LiveSession(
-            handler: SineHandler(leftFrequency: 440, rightFrequency: 440, peakDBFS: -20),
-            options: LiveSessionOptions(client: server.configuration, audioConnection: .never, duration: .milliseconds(1_200),
-                                       handlesSignals: false),
-            log: { lines.add($0) })
-        #expect(session.audioStatus.periodFrames == 0, "nothing known before the run")
-        let outcome = try session.run()
+        // 1.2 s is about 225 periods; a run in which the busy machine's xruns left 100 or fewer (96 once, in a fresh
+        // clone's test phase) is made again.
+        guard let (lines, outcome, status) = try Self.firstUndisturbed("the session's status", attempts: 4, {
+            let lines = Lines()
+            let session = LiveSession(
+                handler: SineHandler(leftFrequency: 440, rightFrequency: 440, peakDBFS: -20),
+                options: LiveSessionOptions(client: server.configuration, audioConnection: .never, duration: .milliseconds(1_200),
+                                           handlesSignals: false),
+                log: { lines.add($0) })
+            #expect(session.audioStatus.periodFrames == 0, "nothing known before the run")
+            let outcome = try session.run()
+            return (lines, outcome, session.audioStatus)
+        }, { $0.2.xruns > 0 && $0.2.periods <= 100 }) else { return }
         #expect(outcome.isClean)
-        let status = session.audioStatus
         #expect(!status.isRunning)
         #expect(status.sampleRate == 48_000 && status.periodFrames == 256)
         #expect(status.periods > 100)
