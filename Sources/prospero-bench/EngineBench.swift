@@ -145,11 +145,9 @@ enum EngineBench {
                     for block in 0..<blocks {
                         host.process(left: left, right: right,
                                      midi: UnsafeBufferPointer(rebasing: events[ranges[block]]))
-                        for i in 0..<blockSize {
-                            let m = max(abs(left[i]), abs(right[i]))
-                            if !m.isFinite { finite = false }
-                            peak = max(peak, m)
-                        }
+                        let (blockPeak, blockFinite) = Self.peak(left, right)
+                        peak = max(peak, blockPeak)
+                        if !blockFinite { finite = false }
                     }
                 }
             }
@@ -174,6 +172,35 @@ enum EngineBench {
         return Result(name: name, seconds: Double(totalBlocks * blockSize) / sampleRate, cpu: cpu,
                       allocationsPerBlock: Double(allocations) / Double(totalBlocks * timedRuns),
                       peak: peak, finite: finite, target: target)
+    }
+
+    /// The largest magnitude of a stereo block and whether every sample is finite, eight lanes at a time: this
+    /// check runs inside the timed pass, where a scalar loop cost 3–4 % of an engine's figure.
+    static func peak(_ left: UnsafeMutableBufferPointer<Float>, _ right: UnsafeMutableBufferPointer<Float>) -> (Float, Bool) {
+        var peaks = SIMD8<Float>()
+        // x × 0 is 0 for every finite x and NaN for ±infinity and NaN, so a sum of them tells if all were finite.
+        var poison = SIMD8<Float>()
+        var i = 0
+        let count = min(left.count, right.count)
+        while i + 8 <= count {
+            let l = UnsafeRawPointer(left.baseAddress! + i).loadUnaligned(as: SIMD8<Float>.self)
+            let r = UnsafeRawPointer(right.baseAddress! + i).loadUnaligned(as: SIMD8<Float>.self)
+            // Masks, not the generic `pointwiseMax`, which stays an out-of-line call.
+            let al = l.replacing(with: -l, where: l .< 0), ar = r.replacing(with: -r, where: r .< 0)
+            let m = al.replacing(with: ar, where: ar .> al)
+            peaks = peaks.replacing(with: m, where: m .> peaks)
+            poison += l * 0 + r * 0
+            i += 8
+        }
+        var peak = peaks.max()
+        var finite = poison == SIMD8()
+        while i < count {
+            let m = max(abs(left[i]), abs(right[i]))
+            if !m.isFinite { finite = false }
+            peak = max(peak, m)
+            i += 1
+        }
+        return (peak, finite)
     }
 
     static func run(seconds: Double) -> MarkdownTable {

@@ -78,6 +78,46 @@ import Touchstone
         #expect(output[65_535] == 0 && s1 == SVFState() && s2 == SVFState())
     }
 
+    /// `process(_:after:as:)` against the low-pass's block pass and then the formants': the same bits, with
+    /// everything settled, the low-pass gliding, the formants gliding, over blocks of 1…256 samples, and a NaN
+    /// input on the way (every state recovers at the end of its block in both).
+    @Test func seriesPassMatchesTwoPasses() {
+        var random = SeededRandom(seed: 30)
+        var input = (0..<6_000).map { _ in random.float(-1...1) }
+        input[4_321] = .nan
+        let blockLengths = [1, 2, 16, 5, 256, 16, 3, 64, 16, 16, 255]
+        var lowPass = StateVariableFilter(mode: .lowPass, cutoff: 900, q: 2, smoothingTime: 0.001)
+        var formant = FormantFilter(vowel: .o, q: 6, mix: (0.3, 0.8, 0.5), smoothingTime: 0.001)
+        lowPass.prepare(Self.spec)
+        formant.prepare(Self.spec)
+        var seriesLowPass = lowPass, seriesFormant = formant
+        var apartOut = input, seriesOut = input
+        var start = 0, round = 0, settledBlocks = 0
+        while start < input.count {
+            if round % 6 == 2 { lowPass.setCutoff(Float(300 + 411 * (round % 7))); seriesLowPass.setCutoff(Float(300 + 411 * (round % 7))) }
+            if round % 9 == 4 { formant.setVowel(Vowel.allCases[round % Vowel.allCases.count]); seriesFormant.setVowel(Vowel.allCases[round % Vowel.allCases.count]) }
+            if round % 13 == 7 { formant.setMix(dry: 0.1, f1: 1, f2: 0.2); seriesFormant.setMix(dry: 0.1, f1: 1, f2: 0.2) }
+            let n = min(blockLengths[round % blockLengths.count], input.count - start)
+            if !seriesLowPass.isSmoothing && !seriesFormant.isSmoothing { settledBlocks += 1 }
+            apartOut.withUnsafeMutableBufferPointer { buffer in
+                let block = UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + n)])
+                lowPass.process(block, as: LowPassResponse.self)
+                formant.process(block)
+            }
+            seriesOut.withUnsafeMutableBufferPointer { buffer in
+                seriesFormant.process(UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + n)]),
+                                      after: &seriesLowPass, as: LowPassResponse.self)
+            }
+            start += n
+            round += 1
+        }
+        let firstDifference = apartOut.indices.first { apartOut[$0].bitPattern != seriesOut[$0].bitPattern }
+        #expect(firstDifference == nil, "first difference at \(firstDifference ?? -1)")
+        #expect(seriesLowPass.channelState == lowPass.channelState)
+        // Both paths ran: the one-pass path in about half the blocks (1 ms glides end within a few), two passes in the rest.
+        #expect(settledBlocks > round / 4 && settledBlocks < round, "\(settledBlocks) of \(round) blocks settled")
+    }
+
     @Test func dryOnlyIsTransparent() {
         var filter = FormantFilter(vowel: .e, q: 6, mix: (1, 0, 0))
         filter.prepare(Self.spec)

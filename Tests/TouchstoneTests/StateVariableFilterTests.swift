@@ -286,6 +286,49 @@ import Touchstone
         }
     }
 
+    /// `processSeries` (two filters in one pass) against the two filters' own block passes, one after the
+    /// other: the same bits, with either, both or neither filter gliding (cutoff, Q, both), over blocks of
+    /// lengths that leave 0…3 samples after the four-sample groups, a NaN input on the way.
+    @Test func seriesPassMatchesTwoPasses() {
+        var random = SeededRandom(seed: 29)
+        var input = (0..<4_096).map { _ in random.float(-1...1) }
+        input[3_000] = .nan
+        let blockLengths = [1, 3, 4, 7, 13, 16, 64, 255, 256]
+        for glideTime in [0.0003, 0.002, 0.02] {
+            var first = StateVariableFilter(mode: .lowPass, cutoff: 700, q: 3, smoothingTime: glideTime)
+            var second = StateVariableFilter(mode: .highPass, cutoff: 90, q: 1, smoothingTime: glideTime)
+            first.prepare(Self.spec)
+            second.prepare(Self.spec)
+            var seriesFirst = first, seriesSecond = second
+            var apartOut = input, seriesOut = input
+            var start = 0, round = 0
+            while start < input.count {
+                // Each filter's own schedule: glides start in different blocks, and some blocks both are settled.
+                if round % 5 == 0 { first.setCutoff(Float(200 + 977 * (round % 11))); seriesFirst.setCutoff(Float(200 + 977 * (round % 11))) }
+                if round % 7 == 3 { first.setQ(Float(round % 5) + 0.5); seriesFirst.setQ(Float(round % 5) + 0.5) }
+                if round % 3 == 1 { second.setCutoff(Float(20 + 131 * (round % 9))); seriesSecond.setCutoff(Float(20 + 131 * (round % 9))) }
+                if round % 4 == 2 { second.setQ(Float(round % 3) * 4 + 0.3); seriesSecond.setQ(Float(round % 3) * 4 + 0.3) }
+                let n = min(blockLengths[round % blockLengths.count], input.count - start)
+                apartOut.withUnsafeMutableBufferPointer { buffer in
+                    let block = UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + n)])
+                    first.process(block, as: LowPassResponse.self)
+                    second.process(block, as: HighPassResponse.self)
+                }
+                seriesOut.withUnsafeMutableBufferPointer { buffer in
+                    StateVariableFilter.processSeries(UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + n)]),
+                                                      first: &seriesFirst, as: LowPassResponse.self,
+                                                      second: &seriesSecond, as: HighPassResponse.self)
+                }
+                start += n
+                round += 1
+            }
+            let firstDifference = apartOut.indices.first { apartOut[$0].bitPattern != seriesOut[$0].bitPattern }
+            #expect(firstDifference == nil, "glide \(glideTime) s: first difference at \(firstDifference ?? -1)")
+            #expect(seriesFirst.currentCoefficients == first.currentCoefficients && seriesFirst.channelState == first.channelState)
+            #expect(seriesSecond.currentCoefficients == second.currentCoefficients && seriesSecond.channelState == second.channelState)
+        }
+    }
+
     @Test func stereoFilterMatchesTwoMonoFilters() {
         var random = SeededRandom(seed: 11)
         var left = (0..<512).map { _ in random.float(-1...1) }

@@ -82,10 +82,10 @@ struct HiSynthFilterStage {
         if hq != highPass.q { highPass.setQ(hq) }
     }
 
-    /// Low-pass then high-pass over `buffer`, in place.
+    /// Low-pass then high-pass over `buffer`, in place, in one pass (the two recursions overlap).
     mutating func process(_ buffer: UnsafeMutableBufferPointer<Float>) {
-        lowPass.process(buffer, as: LowPassResponse.self)
-        highPass.process(buffer, as: HighPassResponse.self)
+        StateVariableFilter.processSeries(buffer, first: &lowPass, as: LowPassResponse.self,
+                                          second: &highPass, as: HighPassResponse.self)
     }
 
     var currentLowCutoff: Float { lowPass.cutoff }

@@ -43,6 +43,11 @@ public struct FormantFilter: MonoProcessor, Sendable {
         second.reset()
     }
 
+    /// Whether a formant, a Q or a mix gain is still gliding.
+    @inlinable public var isSmoothing: Bool {
+        first.isSmoothing || second.isSmoothing || dryGain.isSmoothing || firstGain.isSmoothing || secondGain.isSmoothing
+    }
+
     /// Current (smoothed) F1 and F2 centre frequencies in Hz.
     public var formants: (f1: Float, f2: Float) { (first.cutoff, second.cutoff) }
     /// Current (smoothed) dry, F1 and F2 gains.
@@ -94,7 +99,7 @@ public struct FormantFilter: MonoProcessor, Sendable {
     #endif
     @inlinable
     public mutating func process(_ buffer: UnsafeMutableBufferPointer<Float>) {
-        if first.isSmoothing || second.isSmoothing || dryGain.isSmoothing || firstGain.isSmoothing || secondGain.isSmoothing {
+        if isSmoothing {
             var filter = self         // local copy: stores through `buffer` could alias `self`
             for i in buffer.indices { buffer[i] = filter.processSample(buffer[i]) }
             self = filter

@@ -167,27 +167,15 @@ public struct StateVariableFilter: MonoProcessor, Sendable {
         let count = buffer.count
         var i = 0
         while i &+ 4 <= count && isSmoothing {
-            var c = coefficients
-            var g = SIMD4<Float>(repeating: c.g), k = SIMD4<Float>(repeating: c.k)
-            if cutoffSmoother.isSmoothing {
-                g = SVFCoefficients.prewarp(cutoffs: cutoffSmoother.nextFour(), inverseSampleRate: inverseSampleRate)
-            }
-            if qSmoother.isSmoothing {
-                k = SVFCoefficients.damping(qs: qSmoother.nextFour())
-            }
-            // `updateGains` per lane.
-            let a1 = 1 / (1 + g * (g + k))
-            let a2 = g * a1
-            let a3 = g * a2
+            let lanes = nextFourCoefficients()
             var s = state
             for lane in 0..<4 {
-                c.g = g[lane]; c.k = k[lane]; c.a1 = a1[lane]; c.a2 = a2[lane]; c.a3 = a3[lane]
+                let c = lanes[lane]
                 let input = x[i &+ lane]
                 let (v1, v2) = s.tick(input, c)
                 x[i &+ lane] = R.output(input: input, band: v1, low: v2, k: c.k)
             }
             state = s
-            coefficients = c
             i &+= 4
         }
         while i < count {

@@ -87,11 +87,11 @@ final class DroneEffectsChain {
         tremolo.setRate(.synced(tremoloDivision, bpm: bpm))
     }
 
-    /// Low-pass then formants over one control run of the mono voice, in place.
+    /// Low-pass then formants over one control run of the mono voice, in place (in one pass while both
+    /// are settled).
     @inline(__always)
     func filter(_ voice: UnsafeMutableBufferPointer<Float>) {
-        lowPass.process(voice)
-        formant.process(voice)
+        formant.process(voice, after: &lowPass, as: LowPassResponse.self)
     }
 
     /// The room and the tremolo over one chunk of `count` samples (≤ the prepared block size):
