@@ -73,18 +73,21 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     @exclusivity(unchecked) @usableFromInline var gains = SIMD8<Float>(repeating: 0)
     @exclusivity(unchecked) @usableFromInline var dampingPoles = SIMD8<Float>(repeating: 0)
     @exclusivity(unchecked) @usableFromInline var dampingStates = SIMD8<Float>(repeating: 0)
-    // Read offsets in floats: 0…7 the lines (8·dᵢ − i), 8…15 the diffusers (8·nₖ − k).
+    // Read offsets: 0…7 the lines in floats (8·dᵢ − i), 8…15 the diffusers in steps (nₖ).
     @usableFromInline let readOffsets: UnsafeMutablePointer<Int>
-    // Input diffusers: 8 allpass rings (4 left, 4 right), interleaved like the lines in
-    // diffuserCapacity steps (a power of two above the longest), sharing one write position.
+    // Input diffusers: 8 allpass rings (4 left, 4 right) of diffuserCapacity steps each (a power of two
+    // above the longest), one after the other (ring k's step t at diffusers[k·capacity + t mod capacity]),
+    // sharing one write position in steps. Each ring's steps are contiguous, so `process` runs each allpass
+    // over four consecutive samples at once (every ring is far longer than four steps).
     @exclusivity(unchecked) @usableFromInline var diffusers: UnsafeMutablePointer<Float>
     @exclusivity(unchecked) @usableFromInline var diffuserCapacity = 1
-    @exclusivity(unchecked) @usableFromInline var diffuserFloatMask = 7
-    @exclusivity(unchecked) @usableFromInline var diffuserWritePosition = 0
+    @exclusivity(unchecked) @usableFromInline var diffuserWritePosition = 0  // in steps
     @usableFromInline let diffuserLengths: UnsafeMutablePointer<Int>
     /// Where each of the 16 reads (lines 0…7, then diffusers 0…7) starts in the current span of `process`,
-    /// a stretch in which no read or write position wraps (`wetFrameInSpan`).
+    /// a stretch in which no read or write position wraps.
     @usableFromInline let spanReads: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// Both sides' diffused input for one span (at most one gain interval), left then right.
+    @usableFromInline let diffused: UnsafeMutablePointer<Float>
     @exclusivity(unchecked) @usableFromInline var diffusionGain: Float = 0.6
 
     @exclusivity(unchecked) @usableFromInline var decayRateTarget: Float = 0.5  // 1 / T60
@@ -116,6 +119,8 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         diffuserLengths.initialize(repeating: 1, count: count)
         spanReads = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 2 * count)
         spanReads.initialize(repeating: lines, count: 2 * count)
+        diffused = UnsafeMutablePointer<Float>.allocate(capacity: 2 * FeedbackDelayNetworkReverb.gainUpdateInterval)
+        diffused.initialize(repeating: 0, count: 2 * FeedbackDelayNetworkReverb.gainUpdateInterval)
         self.decayTime = decayTime
         self.damping = damping
         self.mix = mix
@@ -129,6 +134,7 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         diffusers.deallocate()
         diffuserLengths.deallocate()
         spanReads.deallocate()
+        diffused.deallocate()
     }
 
     /// RT60 in seconds, 0.1…30 (clamped). Smoothed.
@@ -184,12 +190,11 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         var ringSize = 2
         while ringSize <= diffuserSamples.max()! { ringSize <<= 1 }
         diffuserCapacity = ringSize
-        diffuserFloatMask = ringSize * count - 1
         diffusers.deallocate()
         diffusers = UnsafeMutablePointer<Float>.allocate(capacity: ringSize * count)
         for k in 0..<count {
             diffuserLengths[k] = diffuserSamples[k]
-            readOffsets[count + k] = count * diffuserSamples[k] - k
+            readOffsets[count + k] = diffuserSamples[k]
         }
 
         // Decay and damping ease over ≈50 ms, updated once per gain interval.
@@ -239,7 +244,7 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
     func wetFrame(
         left: Float, right: Float,
         lines: UnsafeMutablePointer<Float>, lineFloatMask: Int, lineWrite: inout Int,
-        diffusers: UnsafeMutablePointer<Float>, diffuserFloatMask: Int, diffuserWrite: inout Int,
+        diffusers: UnsafeMutablePointer<Float>, diffuserCapacity: Int, diffuserWrite: inout Int,
         readOffsets: UnsafeMutablePointer<Int>, diffusion g: Float,
         gains: SIMD8<Float>, poles: SIMD8<Float>, states: inout SIMD8<Float>,
         guarded: Bool = false, step: Int = 0
@@ -248,24 +253,25 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         // were written since the reset, and a read reaching back before the reset yields 0.
         // Input diffusion: four Schroeder allpasses per side, in series (left k = 0…3,
         // right k = 4…7); ring k reads the value written nₖ steps ago.
-        let dw = diffuserWrite
+        let dw = diffuserWrite, mask = diffuserCapacity &- 1
         var x = left
         var y = right
         for j in 0..<4 {
-            var delayedLeft = diffusers[(dw &- readOffsets[8 &+ j]) & diffuserFloatMask]
-            var delayedRight = diffusers[(dw &- readOffsets[12 &+ j]) & diffuserFloatMask]
+            let ringLeft = diffusers + j &* diffuserCapacity, ringRight = diffusers + (4 &+ j) &* diffuserCapacity
+            var delayedLeft = ringLeft[(dw &- readOffsets[8 &+ j]) & mask]
+            var delayedRight = ringRight[(dw &- readOffsets[12 &+ j]) & mask]
             if guarded {
                 if step < diffuserLengths[j] { delayedLeft = 0 }
                 if step < diffuserLengths[4 &+ j] { delayedRight = 0 }
             }
             let vLeft = allpassInput(x, delayed: delayedLeft, gain: g)
             let vRight = allpassInput(y, delayed: delayedRight, gain: g)
-            diffusers[dw &+ j] = vLeft
-            diffusers[dw &+ 4 &+ j] = vRight
+            ringLeft[dw] = vLeft
+            ringRight[dw] = vRight
             x = delayedLeft - g * vLeft
             y = delayedRight - g * vRight
         }
-        diffuserWrite = (dw &+ 8) & diffuserFloatMask
+        diffuserWrite = (dw &+ 1) & mask
 
         // Line outputs (eight reads at their own delays), as lines 0…3 and 4…7.
         let w = lineWrite
@@ -323,29 +329,16 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         return ((writtenLow, writtenHigh), (wetLeft * wetScale, wetRight * wetScale))
     }
 
-    /// `wetFrame` (unguarded) inside a span where no position wraps: frame `offset` (0, 8, 16… floats into
-    /// the span) reads `spanReads[i] + offset` and writes at `lineSlot + offset` and `diffuserSlot + offset`, the
-    /// addresses `wetFrame`'s masked indices give there, so the same values in the same order: one load per read
-    /// instead of an index computed from the write position, the read offset and the mask.
+    /// The network's part of `wetFrame` (unguarded) inside a span where no line position wraps, on input the
+    /// diffusers already diffused (`diffuse`): frame `offset` (0, 8, 16… floats into the span) reads
+    /// `reads[i] + offset` and writes at `lineSlot + offset`, the addresses `wetFrame`'s masked indices give
+    /// there, so the same values in the same order: one load per read instead of an index computed from the
+    /// write position, the read offset and the mask.
     @inlinable @inline(__always)
-    func wetFrameInSpan(
-        left: Float, right: Float, offset: Int,
-        reads: UnsafeMutablePointer<UnsafeMutablePointer<Float>>,
-        lineSlot: UnsafeMutablePointer<Float>, diffuserSlot: UnsafeMutablePointer<Float>, diffusion g: Float,
-        gains: SIMD8<Float>, poles: SIMD8<Float>, states: inout SIMD8<Float>
+    func networkFrameInSpan(
+        x: Float, y: Float, offset: Int, reads: UnsafeMutablePointer<UnsafeMutablePointer<Float>>,
+        lineSlot: UnsafeMutablePointer<Float>, gains: SIMD8<Float>, poles: SIMD8<Float>, states: inout SIMD8<Float>
     ) -> (left: Float, right: Float) {
-        var x = left
-        var y = right
-        for j in 0..<4 {
-            let delayedLeft = reads[8 &+ j][offset]
-            let delayedRight = reads[12 &+ j][offset]
-            let vLeft = allpassInput(x, delayed: delayedLeft, gain: g)
-            let vRight = allpassInput(y, delayed: delayedRight, gain: g)
-            diffuserSlot[offset &+ j] = vLeft
-            diffuserSlot[offset &+ 4 &+ j] = vRight
-            x = delayedLeft - g * vLeft
-            y = delayedRight - g * vRight
-        }
         let low = SIMD4<Float>(reads[0][offset], reads[1][offset], reads[2][offset], reads[3][offset])
         let high = SIMD4<Float>(reads[4][offset], reads[5][offset], reads[6][offset], reads[7][offset])
         let (written, wet) = network(low: low, high: high, x: x, y: y, gains: gains, poles: poles, states: &states)
@@ -353,6 +346,38 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         slot.storeBytes(of: written.low, as: SIMD4<Float>.self)
         slot.storeBytes(of: written.high, toByteOffset: 16, as: SIMD4<Float>.self)
         return wet
+    }
+
+    /// One side's four allpasses in series over `count` samples of a span in which no diffuser position wraps:
+    /// `input` diffused into `output`; ring `first + j` reads from `reads[8 + first + j]` and writes at
+    /// `write + (first + j)·capacity`. Each allpass runs over four consecutive samples at once: its ring is longer
+    /// than a span, so none of them reads what another writes here, and each sample gets `wetFrame`'s operations
+    /// in `wetFrame`'s order (the same bits), four lanes wide.
+    @inlinable @inline(__always)
+    func diffuse(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, rings first: Int,
+                 reads: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, write: UnsafeMutablePointer<Float>,
+                 capacity: Int, diffusion g: Float) {
+        for j in 0..<4 {
+            let read = reads[8 &+ first &+ j], ring = write + (first &+ j) &* capacity
+            // The first allpass takes the input, the others the previous one's output.
+            let source = j == 0 ? input : UnsafePointer(output)
+            var k = 0
+            while k &+ 4 <= count {
+                let delayed = UnsafeRawPointer(read + k).loadUnaligned(as: SIMD4<Float>.self)
+                let x = UnsafeRawPointer(source + k).loadUnaligned(as: SIMD4<Float>.self)
+                let v = DenormalGuard.flush(x + g * delayed)
+                UnsafeMutableRawPointer(ring + k).storeBytes(of: v, as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(output + k).storeBytes(of: delayed - g * v, as: SIMD4<Float>.self)
+                k &+= 4
+            }
+            while k < count {
+                let delayed = read[k]
+                let v = allpassInput(source[k], delayed: delayed, gain: g)
+                ring[k] = v
+                output[k] = delayed - g * v
+                k &+= 1
+            }
+        }
     }
 
     /// Processes one stereo frame (linear amplitude).
@@ -370,7 +395,7 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
             wet = wetFrame(
                 left: left, right: right,
                 lines: lines, lineFloatMask: lineFloatMask, lineWrite: &lineWrite,
-                diffusers: diffusers, diffuserFloatMask: diffuserFloatMask, diffuserWrite: &diffuserWrite,
+                diffusers: diffusers, diffuserCapacity: diffuserCapacity, diffuserWrite: &diffuserWrite,
                 readOffsets: readOffsets, diffusion: diffusionGain,
                 gains: gains, poles: dampingPoles, states: &states, guarded: true, step: freshSteps)
             freshSteps &+= 1
@@ -378,7 +403,7 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
             wet = wetFrame(
                 left: left, right: right,
                 lines: lines, lineFloatMask: lineFloatMask, lineWrite: &lineWrite,
-                diffusers: diffusers, diffuserFloatMask: diffuserFloatMask, diffuserWrite: &diffuserWrite,
+                diffusers: diffusers, diffuserCapacity: diffuserCapacity, diffuserWrite: &diffuserWrite,
                 readOffsets: readOffsets, diffusion: diffusionGain,
                 gains: gains, poles: dampingPoles, states: &states)
         }
@@ -400,8 +425,9 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
         let count = left.count
         // The per-sample state lives in locals for the whole block.
         let lines = self.lines, lineFloatMask = self.lineFloatMask
-        let diffusers = self.diffusers, diffuserFloatMask = self.diffuserFloatMask
+        let diffusers = self.diffusers, diffuserCapacity = self.diffuserCapacity
         let readOffsets = self.readOffsets, g = diffusionGain
+        let diffusedLeft = diffused, diffusedRight = diffused + 32  // gainUpdateInterval
         let mixTarget = self.mixTarget, mixCoefficient = mixSmoothingCoefficient
         var lineWrite = lineWritePosition
         var diffuserWrite = diffuserWritePosition
@@ -433,31 +459,36 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
             let end = n &+ run
             while n < end {
                 // A span in which no read or write position wraps: at most the frames left before the write
-                // positions or any of the 16 reads reach the end of their ring (every position is a step's
-                // float 0…7, so a step's first float tells how many steps are left).
+                // positions or any of the 16 reads reach the end of their ring (a line position is a step's
+                // float 0…7, so a step's first float tells how many steps are left; diffuser positions are steps).
                 // (Two-argument `min`s: the variadic one builds an array.)
-                var span = min(min(end &- n, (lineFloatMask &+ 1 &- lineWrite) &>> 3), (diffuserFloatMask &+ 1 &- diffuserWrite) &>> 3)
+                var span = min(min(end &- n, (lineFloatMask &+ 1 &- lineWrite) &>> 3), diffuserCapacity &- diffuserWrite)
                 for t in 0..<8 {
                     let line = (lineWrite &- readOffsets[t]) & lineFloatMask
-                    let diffuser = (diffuserWrite &- readOffsets[8 &+ t]) & diffuserFloatMask
-                    span = min(min(span, (lineFloatMask &+ 1 &- (line & ~7)) &>> 3), (diffuserFloatMask &+ 1 &- (diffuser & ~7)) &>> 3)
+                    let diffuser = (diffuserWrite &- readOffsets[8 &+ t]) & (diffuserCapacity &- 1)
+                    span = min(min(span, (lineFloatMask &+ 1 &- (line & ~7)) &>> 3), diffuserCapacity &- diffuser)
                     spanReads[t] = lines + line
-                    spanReads[8 &+ t] = diffusers + diffuser
+                    spanReads[8 &+ t] = diffusers + (t &* diffuserCapacity &+ diffuser)
                 }
                 let reads = spanReads, lineSlot = lines + lineWrite, diffuserSlot = diffusers + diffuserWrite
+                // The input diffusion of the whole span first, each allpass four samples at a time; then the
+                // network sample by sample (its feedback is per sample, across the eight lines).
+                diffuse(leftBase + n, into: diffusedLeft, count: span, rings: 0, reads: reads, write: diffuserSlot,
+                        capacity: diffuserCapacity, diffusion: g)
+                diffuse(rightBase + n, into: diffusedRight, count: span, rings: 4, reads: reads, write: diffuserSlot,
+                        capacity: diffuserCapacity, diffusion: g)
                 for k in 0..<span {
                     let i = n &+ k
                     let inLeft = leftBase[i], inRight = rightBase[i]
                     mix += mixCoefficient * (mixTarget - mix)
-                    let wet = wetFrameInSpan(
-                        left: inLeft, right: inRight, offset: k &<< 3, reads: reads,
-                        lineSlot: lineSlot, diffuserSlot: diffuserSlot, diffusion: g,
-                        gains: gains, poles: poles, states: &states)
+                    let wet = networkFrameInSpan(
+                        x: diffusedLeft[k], y: diffusedRight[k], offset: k &<< 3, reads: reads,
+                        lineSlot: lineSlot, gains: gains, poles: poles, states: &states)
                     leftBase[i] = inLeft + mix * (wet.left - inLeft)
                     rightBase[i] = inRight + mix * (wet.right - inRight)
                 }
                 lineWrite = (lineWrite &+ (span &<< 3)) & lineFloatMask
-                diffuserWrite = (diffuserWrite &+ (span &<< 3)) & diffuserFloatMask
+                diffuserWrite = (diffuserWrite &+ span) & (diffuserCapacity &- 1)
                 n &+= span
             }
         }
@@ -474,7 +505,7 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
                         count: Int, mix startMix: Float,
                         lineWrite: inout Int, diffuserWrite: inout Int, states: inout SIMD8<Float>) -> Float {
         let lines = self.lines, lineFloatMask = self.lineFloatMask
-        let diffusers = self.diffusers, diffuserFloatMask = self.diffuserFloatMask
+        let diffusers = self.diffusers, diffuserCapacity = self.diffuserCapacity
         let readOffsets = self.readOffsets, g = diffusionGain
         let mixTarget = self.mixTarget, mixCoefficient = mixSmoothingCoefficient
         let gains = self.gains, poles = dampingPoles
@@ -486,7 +517,7 @@ public final class FeedbackDelayNetworkReverb: StereoProcessor {
             let wet = wetFrame(
                 left: inLeft, right: inRight,
                 lines: lines, lineFloatMask: lineFloatMask, lineWrite: &lineWrite,
-                diffusers: diffusers, diffuserFloatMask: diffuserFloatMask, diffuserWrite: &diffuserWrite,
+                diffusers: diffusers, diffuserCapacity: diffuserCapacity, diffuserWrite: &diffuserWrite,
                 readOffsets: readOffsets, diffusion: g,
                 gains: gains, poles: poles, states: &states, guarded: true, step: fresh &+ i)
             leftBase[i] = inLeft + mix * (wet.left - inLeft)
