@@ -108,29 +108,16 @@ public struct FormantFilter: MonoProcessor, Sendable {
             // side in lanes 0 and 1 of one vector: `SVFState.tick`'s operations per lane, so the same bits, at
             // about half the instructions of two scalar ticks.
             let c1 = first.currentCoefficients, c2 = second.currentCoefficients
-            let a1 = SIMD4<Float>(c1.a1, c2.a1, 0, 0), a2 = SIMD4<Float>(c1.a2, c2.a2, 0, 0)
-            let a3 = SIMD4<Float>(c1.a3, c2.a3, 0, 0), k = SIMD4<Float>(c1.k, c2.k, 0, 0)
-            var ic1 = SIMD4<Float>(first.channelState.ic1, second.channelState.ic1, 0, 0)
-            var ic2 = SIMD4<Float>(first.channelState.ic2, second.channelState.ic2, 0, 0)
-            let threshold = SIMD4<Float>(repeating: SVFState.flushThreshold)
+            var lanes = SVFStateLanes(c1, first.channelState, c2, second.channelState)
+            let k = SIMD4<Float>(c1.k, c2.k, 0, 0)
             let dry = dryGain.current, g1 = firstGain.current, g2 = secondGain.current
             for i in buffer.indices {
                 let x = buffer[i]
-                let v3 = x - ic2
-                let v1 = a1 * ic1 + a2 * v3
-                let v2 = ic2 + a2 * ic1 + a3 * v3
-                let n1 = 2 * v1 - ic1
-                let n2 = 2 * v2 - ic2
-                // `abs(n) < threshold ? 0 : n` per lane (NaN kept, as there).
-                ic1 = n1.replacing(with: 0, where: (n1 .< threshold) .& (n1 .> -threshold))
-                ic2 = n2.replacing(with: 0, where: (n2 .< threshold) .& (n2 .> -threshold))
-                let bands = k * v1  // NormalizedBandPassResponse.output
+                let bands = k * lanes.tick(SIMD4(repeating: x)).band  // NormalizedBandPassResponse.output
                 buffer[i] = dry * x + g1 * bands[0] + g2 * bands[1]
             }
-            first.channelState.ic1 = ic1[0]
-            first.channelState.ic2 = ic2[0]
-            second.channelState.ic1 = ic1[1]
-            second.channelState.ic2 = ic2[1]
+            first.channelState = lanes.state(0)
+            second.channelState = lanes.state(1)
         }
         if !(first.state.ic1.isFinite && first.state.ic2.isFinite) { first.reset() }
         if !(second.state.ic1.isFinite && second.state.ic2.isFinite) { second.reset() }
