@@ -26,6 +26,18 @@ extension JACKClientTests {
         var machineStopSeconds = 0.0
         /// Seconds between the first signal and the second, when a second was sent.
         var secondSignalGap: Double?
+
+        /// Over the 0.5 s bound, with the stall covering more of the stop than ``MachineStopwatch`` takes off (its
+        /// reading is then its floor, a quarter of the wall time: 2.3 s of which 2.24 s stalled, beside two builds):
+        /// how long the program itself took cannot be told, and such a run is made again (``liveRun(_:_:)``).
+        var stopHiddenByStall: Bool { machineStopSeconds >= 0.5 && stopSeconds - stalledSeconds < machineStopSeconds }
+    }
+
+    /// `run` (a ``runLive(_:server:mode:signal:ready:secondSignalAfter:during:)``) made again while its stop was
+    /// hidden by the machine's stall (``LiveRun/stopHiddenByStall``), at most four times; nil (an issue recorded)
+    /// when every run was.
+    static func liveRun(_ name: String, _ run: () throws -> LiveRun) throws -> LiveRun? {
+        try firstUndisturbed(name, attempts: 4, run, \.stopHiddenByStall)
     }
 
     /// Runs `prospero arguments` in `mode`, waits for `ready` in its output, calls `during`, sends
@@ -195,8 +207,10 @@ extension JACKClientTests {
     func playStopsOnEverySignalHoweverItWasStarted() throws {
         let server = try JACKTestServer(period: 1024)
         for (mode, signal) in [(StartMode.file, SIGINT), (.pipe, SIGTERM), (.shellBackground, SIGINT), (.shellBackground, SIGTERM), (.file, SIGHUP)] {
-            let run = try Self.runLive(["play", "--client-name", "StopPlay", "--no-connect-audio"], server: server.name,
-                                       mode: mode, signal: signal, ready: "playback latency")
+            guard let run = try Self.liveRun("play, \(mode)", {
+                try Self.runLive(["play", "--client-name", "StopPlay", "--no-connect-audio"], server: server.name,
+                                 mode: mode, signal: signal, ready: "playback latency")
+            }) else { continue }
             Self.expectCleanStop(run, "play, \(mode)", signal: signal)
             #expect(run.output.contains("Stopped (stopped by"), "\(run.output)")
         }
@@ -213,7 +227,7 @@ extension JACKClientTests {
             guard let run = try Self.firstUndisturbed("a second signal", attempts: 6, {
                 try Self.runLive(["play", "--client-name", "StopTwice", "--no-connect-audio"], server: server.name,
                                  mode: .file, signal: signal, ready: "playback latency", secondSignalAfter: .milliseconds(5))
-            }, { ($0.secondSignalGap ?? 0) > 0.02 }) else { continue }
+            }, { ($0.secondSignalGap ?? 0) > 0.02 || $0.stopHiddenByStall }) else { continue }
             let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
             #expect(run.status == status, "\(run.output)")
             #expect(run.output.contains("second \(name) during shutdown; exiting now (\(status))"), "\(run.output)")
@@ -225,13 +239,17 @@ extension JACKClientTests {
     func hecateAndTheOSCCommandsStopHoweverTheyWereStarted() throws {
         let server = try JACKTestServer(period: 1024)
         for (mode, signal) in [(StartMode.file, SIGTERM), (.pipe, SIGINT), (.shellBackground, SIGINT)] {
-            let run = try Self.runLive(["hecate", "--client-name", "StopHecate", "--no-connect-audio", "--port", "\(Self.freePort)"],
-                                       server: server.name, mode: mode, signal: signal, ready: "playback latency")
+            guard let run = try Self.liveRun("hecate, \(mode)", {
+                try Self.runLive(["hecate", "--client-name", "StopHecate", "--no-connect-audio", "--port", "\(Self.freePort)"],
+                                 server: server.name, mode: mode, signal: signal, ready: "playback latency")
+            }) else { continue }
             Self.expectCleanStop(run, "hecate, \(mode)", signal: signal)
         }
         for (mode, signal) in [(StartMode.shellBackground, SIGINT), (.pipe, SIGTERM), (.file, SIGHUP)] {
-            let run = try Self.runLive(["osc", "monitor", "--port", "\(Self.freePort)"], server: server.name,
-                                       mode: mode, signal: signal, ready: "Ctrl-C to stop")
+            guard let run = try Self.liveRun("osc monitor, \(mode)", {
+                try Self.runLive(["osc", "monitor", "--port", "\(Self.freePort)"], server: server.name,
+                                 mode: mode, signal: signal, ready: "Ctrl-C to stop")
+            }) else { continue }
             Self.expectCleanStop(run, "osc monitor, \(mode)", signal: signal)
         }
     }
@@ -243,15 +261,18 @@ extension JACKClientTests {
         for (mode, signal) in [(StartMode.shellBackground, SIGINT), (.file, SIGTERM), (.pipe, SIGINT)] {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("stop-record-\(getpid())-\(mode).jsonl").path
             defer { try? FileManager.default.removeItem(atPath: file) }
-            let port = Self.freePort
             let sender = try UDPTestSender()
-            let run = try Self.runLive(["osc", "record", file, "--port", "\(port)"], server: "none", mode: mode, signal: signal,
-                                       ready: "Ctrl-C to stop") {
-                for k in 0..<200 {
-                    sender.send(try! OSCEncoder.encode(OSCMessage("/prospero/touch", [.int32(0), .float32(Float(k) / 200), .float32(0.5), .float32(0.5)])), port: port)
-                    usleep(1_000)
+            guard let run = try Self.liveRun("osc record, \(mode)", {
+                try? FileManager.default.removeItem(atPath: file)
+                let port = Self.freePort
+                return try Self.runLive(["osc", "record", file, "--port", "\(port)"], server: "none", mode: mode, signal: signal,
+                                        ready: "Ctrl-C to stop") {
+                    for k in 0..<200 {
+                        sender.send(try! OSCEncoder.encode(OSCMessage("/prospero/touch", [.int32(0), .float32(Float(k) / 200), .float32(0.5), .float32(0.5)])), port: port)
+                        usleep(1_000)
+                    }
                 }
-            }
+            }) else { continue }
             Self.expectCleanStop(run, "osc record, \(mode)", signal: signal)
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
             #expect(bytes.last == UInt8(ascii: "\n"), "the file ends with a whole line")
@@ -280,7 +301,8 @@ extension JACKClientTests {
                 stop.xruns = probe.statistics.xruns - xrunsBefore
                 return stop
             }
-            guard let stop = try Self.firstUndisturbed("hands stop, \(mode)", attempts: 6, attempt, { $0.xruns > 0 && !$0.playsAndEndsA4 })
+            guard let stop = try Self.firstUndisturbed("hands stop, \(mode)", attempts: 6, attempt,
+                                                       { ($0.xruns > 0 && !$0.playsAndEndsA4) || $0.run.stopHiddenByStall })
             else { continue }
             Self.expectCleanStop(stop.run, "hands, \(mode)", signal: signal)
             #expect(stop.noteOn != nil, "\(mode): \(stop.received)")

@@ -236,7 +236,7 @@ import Testing
     /// with an xrun (which shifts one client's frames against the other's) is made again.
     @Test(.enabled(if: Peers.runnable("jackd", "jack_midiseq")))
     func midiFromMidiseqReachesTheHandlerFrameAccurately() throws {
-        guard let (loop, lost) = try Self.firstUndisturbed("jack_midiseq loop", attempts: 6, { () throws -> (loop: [TimedMIDI], lost: Int, xruns: Int) in
+        guard let (loop, lost) = try Self.firstUndisturbed("jack_midiseq loop", attempts: 10, { () throws -> (loop: [TimedMIDI], lost: Int, xruns: Int) in
             let server = try JACKTestServer()
             let client = try JACKClient(configuration: server.configuration)
             let handler = ScriptedMIDIHandler()

@@ -39,9 +39,17 @@ struct StudioPipeWireTests {
         for set in [#""tone.frequency","value":440"#, #""tone.level","value":-12"#, #""tone.on","value":true"#] {
             socket.sendText(#"{"type":"set","path":\#(set)}"#)
         }
-        usleep(300_000)
-        let connections = try pipewire.run("jack_lsp", ["-c"], timeout: 10).output
-        #expect(connections.contains("PWStudio:out_left\n   \(pipewire.sink.playback[0])"), "\(connections)")
+        // The studio connects its outputs to the sink as it starts; a busy machine can hold that back (a fixed
+        // 0.3 s wait once found them unconnected), so the wait is for the connection, in the machine's time.
+        let connected = "PWStudio:out_left\n   \(pipewire.sink.playback[0])"
+        var connections = ""
+        let connecting = MachineDeadline(seconds: 5)
+        repeat {
+            connections = try pipewire.run("jack_lsp", ["-c"], timeout: 10).output
+            if connections.contains(connected) { break }
+            usleep(100_000)
+        } while !connecting.expired
+        #expect(connections.contains(connected), "\(connections)")
 
         // On a busy machine PipeWire can miss cycles and write silence into the monitor: the tone is measured on a
         // stretch of at least 0.25 s without such a dropout (the longest in a recording), recorded again up to six
