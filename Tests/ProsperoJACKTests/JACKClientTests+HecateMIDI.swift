@@ -122,11 +122,15 @@ extension JACKClientTests {
 
         init(_ peer: PeerProcess) {
             self.peer = peer
-            peer.output.fileHandleForReading.readabilityHandler = { [unowned self] handle in
+            // Weak: a test that throws before `stop()` lets the reader go while the dump may still print (an unowned
+            // reference here crashed the whole JACK test process once).
+            peer.output.fileHandleForReading.readabilityHandler = { [weak self] handle in
                 let data = handle.availableData
-                self.text.withLock { $0.append(data) }
+                self?.text.withLock { $0.append(data) }
             }
         }
+
+        deinit { peer.output.fileHandleForReading.readabilityHandler = nil }
 
         /// What the dump printed so far (it flushes each line), the dump still running.
         func current() -> String { String(decoding: text.withLock { $0 }, as: UTF8.self) }
