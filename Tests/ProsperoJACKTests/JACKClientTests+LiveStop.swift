@@ -345,7 +345,12 @@ extension JACKClientTests {
                                  signal: Int32) throws -> HandsStop {
         let dump = try server.peer("jack_midi_dump", ["-a", name])
         let reader = DumpReader(dump)
-        try waitUntil("\(name):input") { probe.portInfo(named: "\(name):input") != nil }
+        // The dump registers its port before it activates, and JACK refuses connections to an inactive client's
+        // ports (the command then fails to connect and ends: once in a quiet fresh clone): wait until the probe's
+        // own (silent) MIDI output connects to it.
+        try waitUntil("\(name):input to accept a connection", deadline: MachineDeadline(seconds: 5)) {
+            (try? probe.connect(probe.ports.midiOutput, to: "\(name):input")) != nil
+        }
         let port = Self.freePort
         let sender = try UDPTestSender()
         let run = try Self.runLive(["hands", "--client-name", "StopHands", "--no-connect-audio", "--port", "\(port)",
