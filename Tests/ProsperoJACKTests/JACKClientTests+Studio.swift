@@ -168,10 +168,12 @@ extension JACKClientTests {
             usleep(50_000)  // the last period's clocks reach the studio one period later
             // Only xruns while the clock plays shift the two clients' frame counts against each other.
             let xruns = sender.statistics.xruns - xrunsBefore
-            // The HUD's frames until one shows the tempo settled (or the socket's 5 s timeout).
+            // The HUD's frames until one shows the tempo settled (or the socket's 5 s timeout, or 10 s of the machine's
+            // time: frames go on coming when a held-back clock never settles it). Not read when the clock was held back.
             var tempo: Double?
             var player: [String: Any]?
-            while let message = studio.socket?.readJSON(until: { $0["type"] as? String == "frame" }) {
+            let reading = MachineDeadline(seconds: 10)
+            while played && !reading.expired, let message = studio.socket?.readJSON(until: { $0["type"] as? String == "frame" }) {
                 guard let frame = message["frame"] as? [String: Any], let bpm = frame["clockBPM"] as? Double else { continue }
                 tempo = bpm
                 player = frame["player"] as? [String: Any]
