@@ -13,12 +13,33 @@ public final class StudioOutboundCounters: Sendable {
     public let binaryHops = Atomic<Int>(0)
     /// Sockets cut because their page stopped reading text (it reconnects to the whole state).
     public let clientsCut = Atomic<Int>(0)
+    /// Text messages queued on all sockets and not yet written, and their UTF-8 bytes.
+    public let textWaiting = Atomic<Int>(0)
+    public let textWaitingBytes = Atomic<Int>(0)
+    /// The most of each there ever was: what the queues' by-design buffering of pages that fall behind cost
+    /// (at most ``StudioOutboundQueue/textByteLimit`` bytes a socket), told apart from a leak.
+    public let textWaitingPeak = Atomic<Int>(0)
+    public let textWaitingBytesPeak = Atomic<Int>(0)
 
     public init() {}
 
-    /// "sockets: 12 345 messages and 678 binary frames sent; 0 binary frames dropped, 0 pages cut off (not reading)".
+    /// A socket queued a text message of `bytes` UTF-8 bytes.
+    func queuedText(bytes: Int) {
+        textWaitingPeak.max(textWaiting.add(1, ordering: .relaxed).newValue, ordering: .relaxed)
+        textWaitingBytesPeak.max(textWaitingBytes.add(bytes, ordering: .relaxed).newValue, ordering: .relaxed)
+    }
+
+    /// Queued text left the queue: `messages` of them, `bytes` in all (written, or dropped with its socket).
+    func unqueuedText(messages: Int, bytes: Int) {
+        textWaiting.subtract(messages, ordering: .relaxed)
+        textWaitingBytes.subtract(bytes, ordering: .relaxed)
+    }
+
+    /// "sockets: 12 345 messages and 678 binary frames sent; at most 90 messages (8 KB) of text waiting;
+    /// 0 binary frames dropped (a page behind), 0 pages cut off (not reading)".
     public var summary: String {
         "sockets: \(textSent.load(ordering: .relaxed)) messages and \(binarySent.load(ordering: .relaxed)) binary frames sent; "
+            + "at most \(textWaitingPeak.load(ordering: .relaxed)) messages (\((textWaitingBytesPeak.load(ordering: .relaxed) + 1023) / 1024) KB) of text waiting; "
             + "\(binaryDropped.load(ordering: .relaxed)) binary frames dropped (a page behind), "
             + "\(clientsCut.load(ordering: .relaxed)) pages cut off (not reading)"
     }

@@ -24,6 +24,10 @@ public final class StudioOutboundQueue: Sendable {
     private let textBytes = Atomic<Int>(0)
     private let binaryFrames = Atomic<Int>(0)
     private let closedForLag = Atomic<Bool>(false)
+    /// Text in the stream and not yet written (messages, bytes): the server-wide waiting count's share of this
+    /// socket, given back when the queue goes.
+    private let unwrittenMessages = Atomic<Int>(0)
+    private let unwrittenBytes = Atomic<Int>(0)
     private let counters: StudioOutboundCounters
 
     public init(counters: StudioOutboundCounters) {
@@ -46,6 +50,17 @@ public final class StudioOutboundQueue: Sendable {
                 }
                 return
             }
+            // Counted before the stream can hand it to the writer, so that `written` never runs first.
+            unwrittenMessages.add(1, ordering: .relaxed)
+            unwrittenBytes.add(size, ordering: .relaxed)
+            counters.queuedText(bytes: size)
+            if case .terminated = continuation.yield(message) {
+                unwrittenMessages.subtract(1, ordering: .relaxed)
+                unwrittenBytes.subtract(size, ordering: .relaxed)
+                counters.unqueuedText(messages: 1, bytes: size)
+                textBytes.subtract(size, ordering: .relaxed)
+            }
+            return
         case .binary:
             if binaryFrames.add(1, ordering: .relaxed).newValue > Self.binaryLimit {
                 binaryFrames.subtract(1, ordering: .relaxed)
@@ -60,7 +75,11 @@ public final class StudioOutboundQueue: Sendable {
     public func written(_ message: StudioOutgoing) {
         switch message {
         case .text(let text):
-            textBytes.subtract(text.utf8.count, ordering: .relaxed)
+            let size = text.utf8.count
+            textBytes.subtract(size, ordering: .relaxed)
+            unwrittenMessages.subtract(1, ordering: .relaxed)
+            unwrittenBytes.subtract(size, ordering: .relaxed)
+            counters.unqueuedText(messages: 1, bytes: size)
             counters.textSent.add(1, ordering: .relaxed)
         case .binary:
             binaryFrames.subtract(1, ordering: .relaxed)
@@ -69,4 +88,9 @@ public final class StudioOutboundQueue: Sendable {
     }
 
     public func finish() { continuation.finish() }
+
+    deinit {
+        // What its socket never wrote no longer waits.
+        counters.unqueuedText(messages: unwrittenMessages.load(ordering: .relaxed), bytes: unwrittenBytes.load(ordering: .relaxed))
+    }
 }

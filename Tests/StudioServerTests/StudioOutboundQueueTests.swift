@@ -67,4 +67,30 @@ struct StudioOutboundQueueTests {
         #expect(counters.textSent.load(ordering: .relaxed) == 50_000)
         #expect(counters.summary.contains("0 pages cut off"))
     }
+
+    @Test("text waiting on every socket is counted with its high-water mark; written or dropped with its queue, it no longer waits")
+    func waitingText() async {
+        let counters = StudioOutboundCounters()
+        var first: StudioOutboundQueue? = StudioOutboundQueue(counters: counters)
+        let second = StudioOutboundQueue(counters: counters)
+        for _ in 0..<10 { first?.push(.text("0123456789")) }
+        for _ in 0..<5 { second.push(.text("abc")) }
+        second.push(.binary([1, 2, 3]))
+        #expect(counters.textWaiting.load(ordering: .relaxed) == 15)
+        #expect(counters.textWaitingBytes.load(ordering: .relaxed) == 115)
+        var iterator = second.stream.makeAsyncIterator()
+        for _ in 0..<5 {
+            if let m = await iterator.next() { second.written(m) }
+        }
+        #expect(counters.textWaiting.load(ordering: .relaxed) == 10)
+        first?.finish()
+        first = nil  // its page left: the ten never written are dropped with it
+        #expect(counters.textWaiting.load(ordering: .relaxed) == 0 && counters.textWaitingBytes.load(ordering: .relaxed) == 0)
+        // After its stream finished, a push is not queued and never waits.
+        second.finish()
+        second.push(.text("late"))
+        #expect(counters.textWaiting.load(ordering: .relaxed) == 0)
+        #expect(counters.textWaitingPeak.load(ordering: .relaxed) == 15 && counters.textWaitingBytesPeak.load(ordering: .relaxed) == 115)
+        #expect(counters.summary.contains("at most 15 messages (1 KB) of text waiting;"), "\(counters.summary)")
+    }
 }
