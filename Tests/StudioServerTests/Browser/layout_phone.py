@@ -118,10 +118,27 @@ def screenshot(driver, path):
             time.sleep(2)
 
 
-def settle(driver):
-    # Two animation frames: canvases fit and lists render after state arrives.
-    driver.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done()));")
-    time.sleep(0.3)
+SETTLE = r"""
+const done = arguments[arguments.length - 1];
+const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+(async () => {
+  await document.fonts.ready;
+  await frames();
+  // Transitions and animations the click started (a drawer sliding in, a game's target scaling) run to their end;
+  // endless ones (a spinner) are left running. At most 3 s.
+  const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+  await Promise.race([Promise.allSettled(finite.map((a) => a.finished)), new Promise((r) => setTimeout(r, 3000))]);
+  await frames();
+})().then(() => done(), () => done());
+"""
+
+
+def settle(driver, loaded):
+    """Fonts loaded, two animation frames (canvases fit), the transitions a click started run to their end. A page
+    just loaded also gets 0.3 s for the lists its first state messages draw."""
+    if loaded:
+        time.sleep(0.3)
+    driver.execute_async_script(SETTLE)
 
 
 # PROSPERO_LAYOUT_PAGE=hecate checks one page only (when working on it).
@@ -171,12 +188,12 @@ with studio_browser(width=1366, height=900) as driver:
                 "const n = document.getElementById('not-active'); if (n && !n.hidden) document.getElementById('activate').click();")
             wait_for(lambda: driver.execute_script(
                 "const n = document.getElementById('not-active'); return !n || n.hidden;"), timeout=30, what=f"{page}: active")
-            for state, clicks, root in states:
+            for index, (state, clicks, root) in enumerate(states):
                 for testid in clicks:
                     element = wait_for(lambda: (e := by_testid(driver, testid)).is_displayed() and e, timeout=30, what=f"{page}: {testid}")
                     driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", element)
                     element.click()   # a real click: the games' vibration needs a user gesture
-                settle(driver)
+                settle(driver, loaded=index == 0)
                 found = driver.execute_script(CHECK, width, height, touch, root, MINIMUM)
                 problems += [f"{page}/{state} at {width}x{height}: {p}" for p in found]
                 if (width, height) == SHOT_SIZE:
