@@ -267,80 +267,85 @@ import Testing
         #expect(lost == 0)
     }
 
-    @Test(.enabled(if: Peers.runnable("jackd")), arguments: [SIGTERM, SIGKILL])
+    /// A live session (`prospero play`) whose server is killed or stopped under it: the session notices at once.
+    ///
+    /// In a child process: after a server's shutdown, closing the client can deadlock inside libjack (jack2 #395);
+    /// the session then ends at its 3 s bound with a warning, and that process can open no client again. In this
+    /// process it stopped every later JACK test (2026-11-29). A run where libjack wedged is made again (up to 3).
+    static let serverDeathAttempts = 3
+
+    /// The wedge warning `LiveSession` prints (``JACKError/libraryWedged(detail:)``).
+    static func libjackWedged(_ output: String) -> Bool { output.contains("libjack is stuck in this process") }
+
+    @Test(.enabled(if: liveStopRunnable), arguments: [SIGTERM, SIGKILL])
     func killingTheServerEndsTheSessionCleanly(signal: Int32) throws {
-        let server = try JACKTestServer()
-        let handler = SineHandler(leftFrequency: 220, rightFrequency: 220, peakDBFS: -20)
-        let lines = Mutex<[String]>([])
-        let session = LiveSession(
-            handler: handler,
-            options: LiveSessionOptions(client: server.configuration, duration: .seconds(30), handlesSignals: false),
-            log: { line in lines.withLock { $0.append(line) } }
-        )
-        let result = Mutex<Result<LiveSessionOutcome, JACKError>?>(nil)
-        let ended = Mutex<ContinuousClock.Instant?>(nil)
-        let thread = Thread {
-            let outcome = Result { () throws(JACKError) in try session.run() }
-            ended.withLock { $0 = .now }
-            result.withLock { $0 = outcome }
-        }
-        thread.start()
-        try waitUntil("the session to play") { session.statistics.periods > 20 }
-        let killed = ContinuousClock.now
-        // SIGTERM: jackd tells its clients, then takes a while to exit (not waited for here).
-        if signal == SIGKILL { server.crash() } else { kill(server.jackd.pid, SIGTERM) }
-        defer { server.reclaimRegistrySlot() }
-        try waitUntil("the session to end", timeout: .seconds(5)) { result.withLock { $0 != nil } }
-        let reaction = ended.withLock { $0! } - killed
-        print("session ended \(reaction) after jackd got signal \(signal)")
-        // README: a server kill ends a session in < 0.1 s; 3× that at most.
-        #expect(reaction < .milliseconds(300), "session ended \(reaction) after the server was killed")
-        let outcome = try result.withLock { $0! }.get()
-        guard case .serverShutDown(let reason) = outcome else {
-            Issue.record("expected serverShutDown, got \(outcome)")
+        for attempt in 1...Self.serverDeathAttempts {
+            let server = try JACKTestServer()
+            defer { server.reclaimRegistrySlot() }
+            let prospero = try ProsperoOnJACK(["play", "--client-name", "KillPlay", "--duration", "30", "--no-connect-audio"],
+                                              server: server, log: "kill")
+            try prospero.waitForLine(containing: "MIDI in → sound")
+            usleep(200_000)  // playing: its first periods ran
+            let killed = ContinuousClock.now
+            // SIGTERM: jackd tells its clients, then takes a while to exit (not waited for here).
+            if signal == SIGKILL { server.crash() } else { kill(server.jackd.pid, SIGTERM) }
+            try waitUntil("the session to end", timeout: .seconds(10)) { !prospero.isRunning }
+            let reaction = ContinuousClock.now - killed
+            let output = prospero.output
+            print("session ended \(reaction) after jackd got signal \(signal)")
+            if Self.libjackWedged(output) {
+                // libjack's close did not return: the session ends at its bound instead, with the warning.
+                #expect(reaction < .seconds(4), "\(output)")
+                if attempt < Self.serverDeathAttempts { print("libjack wedged after the shutdown (jack2 #395): made again"); continue }
+                Issue.record("libjack wedged after the shutdown in all \(attempt) runs: \(output)")
+                return
+            }
+            // README: a server kill ends a session in < 0.1 s; 3× that at most.
+            #expect(reaction < .milliseconds(300), "session ended \(reaction) after the server was killed: \(output)")
+            #expect(prospero.process.terminationStatus == 1, "\(output)")
+            #expect(output.contains("JACK server shut down"), "\(output)")
             return
         }
-        #expect(!reason.isEmpty)
-        #expect(!outcome.isClean)
-        #expect(lines.withLock { $0 }.contains { $0.hasPrefix("JACK server shut down") })
     }
 
-    @Test(.enabled(if: Peers.runnable("jackd")))
+    @Test(.enabled(if: liveStopRunnable))
     func withReconnectTheSessionWaitsForTheServerAndContinues() throws {
-        var server = try JACKTestServer()
-        let name = server.name
-        let handler = ScriptedMIDIHandler()
-        let session = LiveSession(
-            handler: handler,
-            options: LiveSessionOptions(
-                client: server.configuration, duration: .seconds(30), reconnect: true,
-                reconnectInterval: .milliseconds(100), handlesSignals: false
-            ),
-            log: { _ in }
-        )
-        let result = Mutex<Result<LiveSessionOutcome, JACKError>?>(nil)
-        let thread = Thread {
-            let outcome = Result { () throws(JACKError) in try session.run() }
-            result.withLock { $0 = outcome }
+        for attempt in 1...Self.serverDeathAttempts {
+            var server = try JACKTestServer()
+            let name = server.name
+            let prospero = try ProsperoOnJACK(["play", "--reconnect", "--client-name", "ReconnectPlay", "--duration", "60", "--no-connect-audio"],
+                                              server: server, log: "reconnect")
+            try prospero.waitForLine(containing: "MIDI in → sound")
+            server.stop()
+            try waitUntil("the session to wait for the server", timeout: .seconds(10)) {
+                prospero.output.contains("Waiting for the JACK server to return") || !prospero.isRunning
+            }
+            if Self.libjackWedged(prospero.output) && attempt < Self.serverDeathAttempts {
+                print("libjack wedged after the shutdown (jack2 #395): made again")
+                continue
+            }
+            usleep(300_000)
+            #expect(prospero.isRunning, "the session waits instead of ending: \(prospero.output)")
+            server = try JACKTestServer(sampleRate: 44_100, named: name)
+            try waitUntil("the session to reconnect", timeout: .seconds(10)) { prospero.output.contains("Reconnected to JACK server") }
+            // Re-prepared for the new server's rate, and playing it.
+            #expect(prospero.output.contains("Reconnected to JACK server") && prospero.output.contains("44100 Hz"), "\(prospero.output)")
+            usleep(200_000)
+            #expect(try prospero.stop() == 0, "\(prospero.output)")
+            return
         }
-        thread.start()
-        defer {
-            session.requestStop()
-            _ = try? waitUntil("the session to end") { result.withLock { $0 != nil } }
-        }
-        try waitUntil("the session to play") { session.statistics.periods > 10 }
-        server.stop()
-        usleep(300_000)
-        #expect(result.withLock { $0 == nil }, "the session waits instead of ending")
-        server = try JACKTestServer(sampleRate: 44_100, named: name)
-        try waitUntil("the session to reconnect", timeout: .seconds(10)) {
-            session.reconnectionCount == 1 && session.statistics.periods > 10
-        }
-        session.requestStop()
-        try waitUntil("the session to end") { result.withLock { $0 != nil } }
-        #expect(try result.withLock { $0! }.get() == .stopRequested)
-        // Re-prepared for the new server's rate.
-        #expect(handler.prepares.withLock { $0.map(\.sampleRate) } == [48_000, 44_100])
+    }
+
+    /// A killed server's slot in JACK's 8-slot registry is found and freed (``JACKServerRegistry``): killed test
+    /// servers once filled it and every jackd on the machine exited at startup.
+    @Test(.enabled(if: Peers.runnable("jackd")))
+    func aKilledServersRegistrySlotIsFreed() throws {
+        let server = try JACKTestServer()
+        #expect(JACKServerRegistry.entries().contains { $0.name == server.name && $0.pid == server.jackd.pid })
+        server.jackd.stop(signal: SIGKILL)
+        #expect(JACKServerRegistry.stale().contains(server.name))
+        JACKServerRegistry.reclaim(server.name)
+        #expect(!JACKServerRegistry.entries().contains { $0.name == server.name })
     }
 
     @Test(.enabled(if: Peers.runnable("jackd")))

@@ -49,6 +49,8 @@ func waitUntil(_ what: String, deadline: MachineDeadline, _ condition: () -> Boo
 private let serverCounter = Atomic<Int>(0)
 /// Serialises server starts (see ``JACKTestServer/init(sampleRate:period:named:)``).
 private let startLock = NSLock()
+/// Whether this process has freed the registry slots killed test servers left (once, before its first server).
+private let registryRepaired = Atomic<Bool>(false)
 
 /// A child process started by a test and stopped by its process id.
 final class PeerProcess {
@@ -115,6 +117,10 @@ final class JACKTestServer {
     init(sampleRate: Int = 48_000, period: Int = 256, named: String? = nil) throws {
         startLock.lock()
         defer { startLock.unlock() }
+        if !registryRepaired.exchange(true, ordering: .relaxed) {
+            let freed = JACKServerRegistry.reclaimStale()
+            if freed > 0 { print("JACK test servers: freed \(freed) registry slot(s) that killed servers had left") }
+        }
         var attempt = 0
         while true {
             attempt += 1
@@ -126,17 +132,33 @@ final class JACKTestServer {
                 server: nil
             )
             // 5 s on a quiet machine (it takes well under one), up to 30 s while a build holds the cores.
-            try waitUntil("jackd \(name) to accept clients", deadline: MachineDeadline(seconds: 5, limit: 6)) {
-                guard jackd.process.isRunning else { return true }
-                return (try? JACKServerStatus.query(serverName: name, clientName: "probe")) != nil
+            do {
+                try waitUntil("jackd \(name) to accept clients", deadline: MachineDeadline(seconds: 5, limit: 6)) {
+                    guard jackd.process.isRunning else { return true }
+                    return (try? JACKServerStatus.query(serverName: name, clientName: "probe")) != nil
+                }
+            } catch {
+                // Stopped so that it unregisters: killed (by PeerProcess's deinit) it would keep its registry slot.
+                Self.stopCleanly(jackd, name: name)
+                throw error
             }
             if jackd.process.isRunning {
                 self.name = name
                 self.jackd = jackd
                 return
             }
-            if attempt >= 3 || named != nil { throw ServerFailedToStart(name: name, output: jackd.readOutput()) }
+            let output = jackd.readOutput()
+            if output.contains("Too many servers") && JACKServerRegistry.reclaimStale() > 0 { continue }
+            if attempt >= 3 || named != nil { throw ServerFailedToStart(name: name, output: output) }
             usleep(200_000)
+        }
+    }
+
+    /// Stops `jackd` with SIGINT (it unregisters); when it had to be killed, frees the slot it kept.
+    private static func stopCleanly(_ jackd: PeerProcess, name: String) {
+        jackd.stop(signal: SIGINT, timeout: .seconds(10))
+        if jackd.process.terminationReason == .uncaughtSignal && jackd.process.terminationStatus == SIGKILL {
+            JACKServerRegistry.reclaim(name)
         }
     }
 
@@ -161,7 +183,7 @@ final class JACKTestServer {
     func reclaimRegistrySlot() {
         guard crashed, !jackd.process.isRunning else { return }
         crashed = false
-        if let again = try? JACKTestServer(named: name) { again.stop() }
+        JACKServerRegistry.reclaim(name)
     }
 
     var configuration: JACKClient.Configuration { configuration(client: "Prospero") }
@@ -189,7 +211,7 @@ final class JACKTestServer {
     /// and they pile up across runs).
     func stop() {
         guard jackd.process.isRunning else { return }
-        jackd.stop()
+        jackd.stop(timeout: .seconds(10))
         if jackd.process.terminationReason == .uncaughtSignal && jackd.process.terminationStatus == SIGKILL {
             crashed = true
             reclaimRegistrySlot()
