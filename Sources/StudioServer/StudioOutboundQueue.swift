@@ -21,13 +21,13 @@ public final class StudioOutboundQueue: Sendable {
 
     public let stream: AsyncStream<StudioOutgoing>
     private let continuation: AsyncStream<StudioOutgoing>.Continuation
+    /// Text bytes in the stream and not yet written (a push over the limit gives its bytes back).
     private let textBytes = Atomic<Int>(0)
     private let binaryFrames = Atomic<Int>(0)
     private let closedForLag = Atomic<Bool>(false)
-    /// Text in the stream and not yet written (messages, bytes): the server-wide waiting count's share of this
-    /// socket, given back when the queue goes.
+    /// Text messages in the stream and not yet written: with ``textBytes``, this socket's share of the server-wide
+    /// waiting count, given back when the queue goes.
     private let unwrittenMessages = Atomic<Int>(0)
-    private let unwrittenBytes = Atomic<Int>(0)
     private let counters: StudioOutboundCounters
 
     public init(counters: StudioOutboundCounters) {
@@ -44,6 +44,7 @@ public final class StudioOutboundQueue: Sendable {
         case .text(let text):
             let size = text.utf8.count
             if textBytes.add(size, ordering: .relaxed).newValue > Self.textByteLimit {
+                textBytes.subtract(size, ordering: .relaxed)
                 if !closedForLag.exchange(true, ordering: .acquiringAndReleasing) {
                     counters.clientsCut.add(1, ordering: .relaxed)
                     continuation.finish()
@@ -52,11 +53,9 @@ public final class StudioOutboundQueue: Sendable {
             }
             // Counted before the stream can hand it to the writer, so that `written` never runs first.
             unwrittenMessages.add(1, ordering: .relaxed)
-            unwrittenBytes.add(size, ordering: .relaxed)
             counters.queuedText(bytes: size)
             if case .terminated = continuation.yield(message) {
                 unwrittenMessages.subtract(1, ordering: .relaxed)
-                unwrittenBytes.subtract(size, ordering: .relaxed)
                 counters.unqueuedText(messages: 1, bytes: size)
                 textBytes.subtract(size, ordering: .relaxed)
             }
@@ -78,7 +77,6 @@ public final class StudioOutboundQueue: Sendable {
             let size = text.utf8.count
             textBytes.subtract(size, ordering: .relaxed)
             unwrittenMessages.subtract(1, ordering: .relaxed)
-            unwrittenBytes.subtract(size, ordering: .relaxed)
             counters.unqueuedText(messages: 1, bytes: size)
             counters.textSent.add(1, ordering: .relaxed)
         case .binary:
@@ -91,6 +89,6 @@ public final class StudioOutboundQueue: Sendable {
 
     deinit {
         // What its socket never wrote no longer waits.
-        counters.unqueuedText(messages: unwrittenMessages.load(ordering: .relaxed), bytes: unwrittenBytes.load(ordering: .relaxed))
+        counters.unqueuedText(messages: unwrittenMessages.load(ordering: .relaxed), bytes: textBytes.load(ordering: .relaxed))
     }
 }

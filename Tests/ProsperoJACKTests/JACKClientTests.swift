@@ -327,9 +327,17 @@ import Testing
             usleep(300_000)
             #expect(prospero.isRunning, "the session waits instead of ending: \(prospero.output)")
             server = try JACKTestServer(sampleRate: 44_100, named: name)
-            try waitUntil("the session to reconnect", timeout: .seconds(10)) { prospero.output.contains("Reconnected to JACK server") }
-            // Re-prepared for the new server's rate, and playing it.
-            #expect(prospero.output.contains("Reconnected to JACK server") && prospero.output.contains("44100 Hz"), "\(prospero.output)")
+            try waitUntil("the session to reconnect", timeout: .seconds(10)) {
+                // Its setup printed a second time, to its last line.
+                prospero.output.components(separatedBy: "MIDI in → sound").count == 3
+            }
+            // Re-prepared for the new server's rate: the synth's limiter look-ahead (1 ms) it reports is its prepared
+            // length in frames, 48 at 48 kHz before and 44 at 44.1 kHz after.
+            let output = prospero.output
+            let parts = output.components(separatedBy: "Reconnected to JACK server")
+            #expect(parts.count == 2, "\(output)")
+            #expect(parts[0].contains("processing latency 48 frames"), "\(output)")
+            #expect(parts.last!.contains("44100 Hz") && parts.last!.contains("processing latency 44 frames"), "\(output)")
             usleep(200_000)
             #expect(try prospero.stop() == 0, "\(prospero.output)")
             return

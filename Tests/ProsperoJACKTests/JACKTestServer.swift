@@ -206,16 +206,12 @@ final class JACKTestServer {
                         server: name, errorsToo: true)
     }
 
-    /// Stops the server with SIGTERM (it unregisters itself); reclaims its slot if it had to be killed; then
+    /// Stops the server with SIGINT (it unregisters itself); reclaims its slot if it had to be killed; then
     /// removes the semaphores its clients left in /dev/shm (a client killed by a test never unlinks its own,
     /// and they pile up across runs).
     func stop() {
         guard jackd.process.isRunning else { return }
-        jackd.stop(timeout: .seconds(10))
-        if jackd.process.terminationReason == .uncaughtSignal && jackd.process.terminationStatus == SIGKILL {
-            crashed = true
-            reclaimRegistrySlot()
-        }
+        Self.stopCleanly(jackd, name: name)
         let shm = "/dev/shm"
         for file in (try? FileManager.default.contentsOfDirectory(atPath: shm)) ?? []
         where file.hasPrefix("jack_sem.") && file.contains("_\(name)_") {

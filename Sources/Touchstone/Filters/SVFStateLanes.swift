@@ -10,7 +10,8 @@ public struct SVFStateLanes: Sendable {
     public var ic1: SIMD4<Float>
     public var ic2: SIMD4<Float>
 
-    /// Lane `i` from `coefficients[i]` and `states[i]` (a missing lane: zero).
+    /// Lanes 0 and 1 from the first two filters' coefficients and states, lane 2 from the third's when given;
+    /// lane 3 (and lane 2 without a third) zero.
     @inlinable @inline(__always)
     public init(_ c0: SVFCoefficients, _ s0: SVFState, _ c1: SVFCoefficients, _ s1: SVFState,
                 _ c2: SVFCoefficients? = nil, _ s2: SVFState = SVFState()) {
