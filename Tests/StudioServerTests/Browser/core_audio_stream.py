@@ -139,11 +139,14 @@ with studio_browser() as driver:
     after = stats(driver)
     if after["frames"] - before["frames"] < 3400:
         fail(f"only {after['frames'] - before['frames']} frames in 20 s (expected ~3750)")
-    if after["lost"] != 0:
-        fail(f"{after['lost']} frames lost (sequence gaps)")
+    # The server keeps at most 64 blocks (341 ms) for a page that does not read (StudioOutboundQueue.binaryLimit) and
+    # drops and counts the newer ones: frames are lost only when the page went that long without reading (a busy
+    # machine held Chromium back: 32 lost once in a quiet fresh clone, beside the other suites). Any other loss fails.
+    if after["lost"] != 0 and after["maxGapMs"] < 64 * 256 / 48:
+        fail(f"{after['lost']} frames lost (sequence gaps) with frames never more than {after['maxGapMs']:.1f} ms apart")
     if after["dropouts"] != before["dropouts"] and after["maxGapMs"] < 30:
         fail(f"dropouts {before['dropouts']}→{after['dropouts']} with frames never more than {after['maxGapMs']:.1f} ms apart")
-    print(f"steady: dropouts {after['dropouts'] - before['dropouts']}, longest wait between frames {after['maxGapMs']:.1f} ms")
+    print(f"steady: dropouts {after['dropouts'] - before['dropouts']}, {after['lost']} frames lost, longest wait between frames {after['maxGapMs']:.1f} ms")
     # Near the 40 ms target; after a delivery stall (a busy machine's: frames more than 60 ms apart, where a group of
     # blocks comes every 32 ms) the burst that follows may leave it higher, up to where the page trims a burst
     # (80 ms, as after the forced stall below).
