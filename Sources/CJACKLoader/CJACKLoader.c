@@ -41,6 +41,7 @@ static struct {
     const char *(*port_type)(const jack_port_t *);
     int (*port_flags)(const jack_port_t *);
     jack_port_t *(*port_by_name)(jack_client_t *, const char *);
+    jack_port_t *(*port_by_id)(jack_client_t *, uint32_t);
     void (*port_get_latency_range)(jack_port_t *, int, pj_jack_latency_range_t *);
     void (*port_set_latency_range)(jack_port_t *, int, pj_jack_latency_range_t *);
     int (*set_latency_callback)(jack_client_t *, pj_jack_latency_callback, void *);
@@ -128,6 +129,7 @@ static void load(void) {
     REQUIRE(port_type, "jack_port_type")
     REQUIRE(port_flags, "jack_port_flags")
     REQUIRE(port_by_name, "jack_port_by_name")
+    REQUIRE(port_by_id, "jack_port_by_id")
     REQUIRE(port_get_latency_range, "jack_port_get_latency_range")
     REQUIRE(get_ports, "jack_get_ports")
     REQUIRE(port_get_all_connections, "jack_port_get_all_connections")
@@ -215,6 +217,7 @@ const char *pj_jack_port_name(const jack_port_t *p) { return api.port_name(p); }
 const char *pj_jack_port_type(const jack_port_t *p) { return api.port_type(p); }
 int pj_jack_port_flags(const jack_port_t *p) { return api.port_flags(p); }
 jack_port_t *pj_jack_port_by_name(jack_client_t *c, const char *n) { return api.port_by_name(c, n); }
+jack_port_t *pj_jack_port_by_id(jack_client_t *c, uint32_t id) { return api.port_by_id(c, id); }
 void pj_jack_port_get_latency_range(jack_port_t *p, int m, pj_jack_latency_range_t *r) { api.port_get_latency_range(p, m, r); }
 const char **pj_jack_get_ports(jack_client_t *c, const char *n, const char *t, unsigned long f) { return api.get_ports(c, n, t, f); }
 const char **pj_jack_port_get_all_connections(const jack_client_t *c, const jack_port_t *p) { return api.port_get_all_connections(c, p); }

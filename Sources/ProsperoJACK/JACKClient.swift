@@ -236,10 +236,34 @@ public final class JACKClient: @unchecked Sendable {
         return true
     }
 
-    /// Connects two ports by full name (output → input). Connecting a connected pair succeeds.
-    public func connect(_ source: String, to destination: String) throws(JACKError) {
+    /// Connects two ports by full name (output → input) and, while the client is active, waits at most
+    /// `confirmation` until the server reports the connection made: only from then on does the link
+    /// carry data (PipeWire's JACK completes a link after `jack_connect` returns, once the peer has
+    /// answered; see ``JACKConnectNotices``). Connecting a connected pair succeeds at once.
+    ///
+    /// Returns false when the server had not reported the new connection within `confirmation` (the
+    /// connection stands; what is sent before the peer answers is lost).
+    @discardableResult
+    public func connect(_ source: String, to destination: String, confirmation: Duration = .seconds(3)) throws(JACKError) -> Bool {
         defer { payLatencyDebt() }
-        try connection.connect(source, to: destination)
+        let notices = isActive ? state?.connectNotices : nil
+        let before = notices?.sequence ?? 0
+        guard try connection.connect(source, to: destination), let notices else { return true }
+        let handle = connection.handle
+        guard let from = source.withCString({ pj_jack_port_by_name(handle, $0) }),
+              let to = destination.withCString({ pj_jack_port_by_name(handle, $0) }) else { return true }
+        let deadline = ContinuousClock.now + confirmation
+        var seen = before
+        while !isServerGone {
+            for notice in notices.notices(after: seen) {
+                seen = notice.sequence
+                let a = pj_jack_port_by_id(handle, notice.source), b = pj_jack_port_by_id(handle, notice.destination)
+                if (a == from && b == to) || (a == to && b == from) { return true }
+            }
+            if ContinuousClock.now >= deadline { return false }
+            usleep(1000)
+        }
+        return false
     }
 
     /// Full names of ports on the server of `type`, receiving (`isInput` true) or sending,

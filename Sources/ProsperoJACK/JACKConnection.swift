@@ -108,8 +108,9 @@ package final class JACKConnection {
     }
 
     /// Connects `source` (an output port) to `destination` (an input port). Connecting an
-    /// already connected pair succeeds.
-    package func connect(_ source: String, to destination: String) throws(JACKError) {
+    /// already connected pair succeeds. Returns true when this call made the connection.
+    @discardableResult
+    package func connect(_ source: String, to destination: String) throws(JACKError) -> Bool {
         guard let from = portInfo(named: source) else {
             // Offer the sources that could feed this destination.
             throw .portNotFound(name: source, available: portNames(type: portInfo(named: destination)?.type, isInput: false))
@@ -117,12 +118,13 @@ package final class JACKConnection {
         guard let to = portInfo(named: destination) else {
             throw .portNotFound(name: destination, available: portNames(type: from.type, isInput: true))
         }
-        if from.connections.contains(to.name) { return }
+        if from.connections.contains(to.name) { return false }
         let code = graphCalls.graphCall { from.name.withCString { s in to.name.withCString { d in pj_jack_connect(handle, s, d) } } }
         // EEXIST: connected meanwhile.
         guard code == 0 || code == 17 else {
             throw .connectionFailed(source: from.name, destination: to.name, code: code)
         }
+        return code == 0
     }
 
     private static func strings(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [String] {

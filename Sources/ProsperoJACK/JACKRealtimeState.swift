@@ -27,6 +27,8 @@ class JACKRealtimeState: @unchecked Sendable {
     let xruns = Atomic<Int>(0)
     /// Connections made or broken anywhere in the server's graph (JACK's notification thread counts them).
     let graphChanges = Atomic<Int>(0)
+    /// Connections the server reported made, for a connect that waits until its link carries data.
+    let connectNotices = JACKConnectNotices()
     let periods = Atomic<Int>(0)
     let frames = Atomic<Int>(0)
     let longestCallback = Atomic<Int>(0)
@@ -295,8 +297,11 @@ let jackXrunCallback: pj_jack_xrun_callback = { arg in
     return 0
 }
 
-let jackPortConnectCallback: pj_jack_port_connect_callback = { _, _, _, arg in
-    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { _ = $0.graphChanges.add(1, ordering: .relaxed) }
+let jackPortConnectCallback: pj_jack_port_connect_callback = { a, b, connect, arg in
+    Unmanaged<JACKRealtimeState>.fromOpaque(arg!)._withUnsafeGuaranteedRef { state in
+        _ = state.graphChanges.add(1, ordering: .relaxed)
+        if connect != 0 { state.connectNotices.connected(a, b) }
+    }
 }
 
 let jackBufferSizeCallback: pj_jack_nframes_callback = { nframes, arg in

@@ -224,20 +224,30 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
         case .never:
             break
         case .ports(let left, let right):
-            try client.connect(client.ports.leftOutput, to: left)
-            try client.connect(client.ports.rightOutput, to: right)
+            try connect(client, client.ports.leftOutput, to: left)
+            try connect(client, client.ports.rightOutput, to: right)
         case .automatic:
             let playback = client.portNames(type: .audio, isInput: true, physicalOnly: true)
             if let first = playback.first {
-                try client.connect(client.ports.leftOutput, to: first)
-                try client.connect(client.ports.rightOutput, to: playback.count > 1 ? playback[1] : first)
+                try connect(client, client.ports.leftOutput, to: first)
+                try connect(client, client.ports.rightOutput, to: playback.count > 1 ? playback[1] : first)
             }
         }
         for source in options.midiInputSources {
-            try client.connect(source, to: client.ports.midiInput)
+            try connect(client, source, to: client.ports.midiInput)
         }
         for destination in options.midiOutputDestinations {
-            try client.connect(client.ports.midiOutput, to: destination)
+            try connect(client, client.ports.midiOutput, to: destination)
+        }
+    }
+
+    /// Connects and waits until the link carries data (``JACKClient/connect(_:to:confirmation:)``), so that
+    /// the ready lines come when the first note can arrive; a peer that does not answer gets a warning.
+    private func connect(_ client: JACKClient, _ source: String, to destination: String) throws(JACKError) {
+        let confirmation = Duration.seconds(3)
+        if try !client.connect(source, to: destination, confirmation: confirmation), !client.isServerGone {
+            log("warning: JACK has not confirmed \(source) → \(destination) after \(confirmation.components.seconds) s; "
+                + "what is sent before that client answers is lost")
         }
     }
 

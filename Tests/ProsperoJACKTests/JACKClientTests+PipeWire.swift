@@ -154,6 +154,11 @@ extension JACKClientTests {
         /// `pw-jack prospero hands --output both`: a hand held at A4 sounds the built-in synth at the sink and
         /// sends its MIDI to `jack_midi_dump`, a second PipeWire-JACK client; SIGINT sends the note-off and CC 123
         /// there before the command exits 0.
+        ///
+        /// The dump answers late (stopped until hands has asked for the link): PipeWire completes a link only
+        /// when both clients have answered, and MIDI sent before that is lost. So hands says it is ready only
+        /// once the server reports the link made, and the note played at once still arrives (in CI a busy
+        /// machine once lost it this way).
         @Test(.enabled(if: runnable && Peers.runnable("jack_midi_dump")))
         func handsBothReachTheSinkAndASecondClientAndStopEndsTheNote() throws {
             let prospero = try TestPeers.require(JACKClientTests.prospero, "the prospero executable (swift build)")
@@ -165,10 +170,22 @@ extension JACKClientTests {
                 (try? pipewire.run("jack_lsp", [], timeout: 10))?.output.contains("pwdump:input") == true
             }
             let port = JACKClientTests.freePort
+            // pw-jack execs, so this is the dump's own pid.
+            let dumpPID = dump.process.processIdentifier
+            kill(dumpPID, SIGSTOP)
+            defer { kill(dumpPID, SIGCONT) }
             let hands = try pipewire.start(prospero.path, ["hands", "--output", "both", "--client-name", "PWHands", "--port", "\(port)",
                                                            "--timeout", "10", "--midi-out", "pwdump:input", "--no-settings"])
             defer { PipeWireTestSession.stop(hands.process, signal: SIGKILL) }
+            try waitUntil("PWHands:midi_out → pwdump:input in the graph", timeout: .seconds(15)) {
+                let listed = (try? pipewire.run("jack_lsp", ["-c", "PWHands:midi_out"], timeout: 10))?.output ?? ""
+                return listed.contains("pwdump:input")
+            }
+            usleep(200_000)
+            #expect(!Self.text(hands.log).contains("playback latency"), "ready before the link carries MIDI: \(Self.text(hands.log))")
+            kill(dumpPID, SIGCONT)
             try Self.waitForLine("playback latency", in: hands, "pw-jack prospero hands")
+            #expect(!Self.text(hands.log).contains("has not confirmed"), "\(Self.text(hands.log))")
             let sender = try UDPTestSender()
             for _ in 0..<3 {
                 _ = sender.send(JACKClientTests.handMessage(height: 9.5 / 11), port: port)
@@ -184,7 +201,7 @@ extension JACKClientTests {
             let noteOn = received.firstIndex { $0.count == 3 && $0[0] & 0xF0 == 0x90 && $0[1] == 69 && $0[2] > 0 }
             let noteOff = received.lastIndex { $0.count == 3 && ($0[0] & 0xF0 == 0x80 || ($0[0] & 0xF0 == 0x90 && $0[2] == 0)) && $0[1] == 69 }
             let allNotesOff = received.lastIndex { $0.count == 3 && $0[0] & 0xF0 == 0xB0 && $0[1] == 123 }
-            #expect(noteOn != nil, "\(received)")
+            #expect(noteOn != nil, "\(received)\n\(Self.text(hands.log))")
             if let noteOn, let noteOff, let allNotesOff {
                 #expect(noteOff > noteOn && allNotesOff > noteOn, "\(received)")
             } else {

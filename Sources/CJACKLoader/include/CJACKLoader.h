@@ -151,6 +151,8 @@ const char *pj_jack_port_name(const jack_port_t *port);
 const char *pj_jack_port_type(const jack_port_t *port);
 int pj_jack_port_flags(const jack_port_t *port);
 jack_port_t *pj_jack_port_by_name(jack_client_t *client, const char *name);
+/// The port a notification names by id (the ids of jack_set_port_connect_callback), or NULL.
+jack_port_t *pj_jack_port_by_id(jack_client_t *client, uint32_t port_id);
 void pj_jack_port_get_latency_range(jack_port_t *port, int mode, pj_jack_latency_range_t *range);
 /// NULL-terminated list of port names; release with pj_jack_free.
 const char **pj_jack_get_ports(jack_client_t *client, const char *name_pattern, const char *type_pattern, unsigned long flags);
