@@ -97,6 +97,20 @@ extension JACKClientTests {
         /// Whether the face sender thread goes on.
         final class Sending: Sendable { let on = Atomic<Bool>(true) }
 
+        /// `jack_midi_dump` as PipeWire-JACK client `name`, returned once its `name:input` port is listed.
+        static func startMIDIDump(_ name: String, in pipewire: PipeWireTestSession) throws -> (process: Process, log: URL) {
+            let dump = try pipewire.start("jack_midi_dump", ["-a", name])
+            do {
+                try waitUntil("\(name):input in PipeWire-JACK", timeout: .seconds(10)) {
+                    (try? pipewire.run("jack_lsp", [], timeout: 10))?.output.contains("\(name):input") == true
+                }
+            } catch {
+                PipeWireTestSession.stop(dump.process)
+                throw error
+            }
+            return dump
+        }
+
         /// One native face frame: the blendshapes and the head in one bundle.
         static func face(jaw: Float, smile: Float) -> [UInt8] {
             let blend = try! OSCEncoder.encode(OSCMessage("/prospero/face/blend", [
@@ -159,11 +173,8 @@ extension JACKClientTests {
             let prospero = try TestPeers.require(JACKClientTests.prospero, "the prospero executable (swift build)")
             let pipewire = try PipeWireTestSession()
             defer { pipewire.stop() }
-            let dump = try pipewire.start("jack_midi_dump", ["-a", "pwdump"])
+            let dump = try Self.startMIDIDump("pwdump", in: pipewire)
             defer { PipeWireTestSession.stop(dump.process) }
-            try waitUntil("pwdump:input in PipeWire-JACK", timeout: .seconds(10)) {
-                (try? pipewire.run("jack_lsp", [], timeout: 10))?.output.contains("pwdump:input") == true
-            }
             let port = JACKClientTests.freePort
             let hands = try pipewire.start(prospero.path, ["hands", "--output", "both", "--client-name", "PWHands", "--port", "\(port)",
                                                            "--timeout", "10", "--midi-out", "pwdump:input", "--no-settings"])
@@ -202,11 +213,8 @@ extension JACKClientTests {
             let prospero = try TestPeers.require(JACKClientTests.prospero, "the prospero executable (swift build)")
             let pipewire = try PipeWireTestSession()
             defer { pipewire.stop() }
-            let dump = try pipewire.start("jack_midi_dump", ["-a", "pwlate"])
+            let dump = try Self.startMIDIDump("pwlate", in: pipewire)
             defer { PipeWireTestSession.stop(dump.process) }
-            try waitUntil("pwlate:input in PipeWire-JACK", timeout: .seconds(10)) {
-                (try? pipewire.run("jack_lsp", [], timeout: 10))?.output.contains("pwlate:input") == true
-            }
             // pw-jack execs, so this is the dump's own pid.
             let dumpPID = dump.process.processIdentifier
             kill(dumpPID, SIGSTOP)
