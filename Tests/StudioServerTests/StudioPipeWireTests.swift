@@ -29,6 +29,10 @@ struct StudioPipeWireTests {
         }
         let found = try #require(url, "pw-jack prospero studio printed no URL: \(log())")
         let port = Int(found.split(separator: ":").last!.prefix { $0.isNumber })!
+        // The banner's last lines follow the URL after the camera bridge is located (a busy machine once read the
+        // log between them), so the wait is for the instruments line.
+        let banner = MachineDeadline(seconds: 10)
+        while !log().contains("studio: instruments:") && studio.process.isRunning && !banner.expired { usleep(20_000) }
         #expect(log().contains("audio: jack"), "\(log())")
 
         let socket = try RawClient(port: port)
