@@ -155,14 +155,8 @@ extension JACKClientTests {
         // server and a process, and at 64 frames on a busy machine about half the events are disturbed).
         repeat {
             while frames.count + (pending == nil ? 0 : 1) < gestureEvents && sent < Self.gestureSendLimit {
-                let xrunsBeforeSilence = probe.xruns.load(ordering: .relaxed)
-                do {
-                    try waitUntil("silence before event \(sent)", timeout: .seconds(5)) { probe.quiet.load(ordering: .relaxed) }
-                } catch {
-                    // An xrun can lose the last note-off in the graph (the note then rings on): the run is disturbed, and
-                    // made again like a stalled one; without an xrun, a sound that never ends is the program's fault.
-                    guard probe.xruns.load(ordering: .relaxed) != xrunsBeforeSilence || pending.map({ probe.xruns.load(ordering: .relaxed) != $0.xrunsBefore }) == true
-                    else { throw error }
+                // After an xrun the run is disturbed, and made again like a stalled one.
+                guard try probe.waitForSilence(before: sent, timeout: 5, xrunsSince: pending?.xrunsBefore) else {
                     stalledRun = true
                     break
                 }

@@ -1,4 +1,5 @@
 import CJACKLoader
+import ProsperoTestSupport
 import Synchronization
 
 /// A JACK client of the latency test: one audio input and one MIDI input, recording in JACK frame
@@ -28,6 +29,22 @@ final class LatencyProbe: @unchecked Sendable {
     private let highestLag = Atomic<Int>(.min)
     private let lastLag = Atomic<Int>(0)
     private var armed = true  // a whole quiet period has passed since the last onset
+
+    /// Waits (at most `timeout` of the machine's time) until the last whole period was quiet, before event `event`.
+    /// Returns false when it was not, but an xrun came since `xrunsSince` (the previous event's count, or when
+    /// the wait began): an xrun can lose the last note-off in the graph, or drop this probe from it, so the run
+    /// is disturbed and made again. Without an xrun a sound that never ends is the program's fault: it throws.
+    func waitForSilence(before event: Int, timeout: Double, xrunsSince previous: Int?) throws -> Bool {
+        let atStart = xruns.load(ordering: .relaxed)
+        do {
+            try waitUntil("silence before event \(event)", deadline: MachineDeadline(seconds: timeout)) { quiet.load(ordering: .relaxed) }
+            return true
+        } catch {
+            let now = xruns.load(ordering: .relaxed)
+            guard now != atStart || previous.map({ now != $0 }) == true else { throw error }
+            return false
+        }
+    }
 
     struct OpenFailed: Error, CustomStringConvertible {
         var status: Int32
