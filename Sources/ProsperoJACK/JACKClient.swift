@@ -237,9 +237,11 @@ public final class JACKClient: @unchecked Sendable {
     }
 
     /// Connects two ports by full name (output → input) and, while the client is active, waits at most
-    /// `confirmation` until the server reports the connection made: only from then on does the link
-    /// carry data (PipeWire's JACK completes a link after `jack_connect` returns, once the peer has
-    /// answered; see ``JACKConnectNotices``). Connecting a connected pair succeeds at once.
+    /// `confirmation` until the server reports the connection made (PipeWire's JACK completes a link after
+    /// `jack_connect` returns, once the peer has answered; see ``JACKConnectNotices``) and two more of this
+    /// client's periods have begun (JACK applies a connection at the start of a cycle, so the period under
+    /// way can still miss it): what is sent after this returns reaches the peer. Connecting a connected
+    /// pair succeeds at once.
     ///
     /// Returns false when the server had not reported the new connection within `confirmation` (the
     /// connection stands; what is sent before the peer answers is lost).
@@ -248,7 +250,7 @@ public final class JACKClient: @unchecked Sendable {
         defer { payLatencyDebt() }
         let notices = isActive ? state?.connectNotices : nil
         let before = notices?.sequence ?? 0
-        guard try connection.connect(source, to: destination), let notices else { return true }
+        guard try connection.connect(source, to: destination), let notices, let state else { return true }
         let handle = connection.handle
         guard let from = source.withCString({ pj_jack_port_by_name(handle, $0) }),
               let to = destination.withCString({ pj_jack_port_by_name(handle, $0) }) else { return true }
@@ -258,7 +260,11 @@ public final class JACKClient: @unchecked Sendable {
             for notice in notices.notices(after: seen) {
                 seen = notice.sequence
                 let a = pj_jack_port_by_id(handle, notice.source), b = pj_jack_port_by_id(handle, notice.destination)
-                if (a == from && b == to) || (a == to && b == from) { return true }
+                if (a == from && b == to) || (a == to && b == from) {
+                    let periods = state.periods.load(ordering: .relaxed)
+                    while state.periods.load(ordering: .relaxed) < periods + 2, !isServerGone, ContinuousClock.now < deadline { usleep(1000) }
+                    return true
+                }
             }
             if ContinuousClock.now >= deadline { return false }
             usleep(1000)

@@ -80,8 +80,8 @@ extension JACKClientTests {
         try waitUntil("dump:input") { client.portInfo(named: "dump:input") != nil }
         let handler = QueuedMIDIHandler()
         try client.activate(handler: handler)
+        // The connect returns once the connection carries MIDI (JACKClient.connect waits for it).
         try waitUntil("dump to accept a connection") { (try? client.connect(client.ports.midiOutput, to: "dump:input")) != nil }
-        try Self.waitForTheConnectionToTakeEffect(client)
         let xrunsBefore = client.statistics.xruns
 
         let inbox = Mutex<[ReceivedOSCPacket]>([])
