@@ -69,7 +69,14 @@ const probe = setInterval(() => { const now = performance.now(); stall = Math.ma
   const ahead = { serial: player.lastSerial + 1, time: clock.now() + 0.3, pattern: [40, 30, 60], events: [], peak: 1 };
   const aheadAt = clock.perfAt(ahead.time);
   player.play(ahead);
-  await wait(600);
+  // At least 600 ms, and until a wait that began after the burst's time has ended: the burst's own timer, due
+  // earlier, has then run, however late a loaded machine ran the page's timers (once a fixed 600 ms saw none).
+  const started = performance.now();
+  for (;;) {
+    const before = performance.now();
+    await wait(20);
+    if ((before > aheadAt + 5 && performance.now() - started >= 600) || performance.now() - started > 10000) break;
+  }
   clearInterval(probe);
   // A burst from the game itself in the meantime (a later serial) can replace this one, by design: then the check
   // says so, and is made again.
