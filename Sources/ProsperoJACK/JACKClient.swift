@@ -241,34 +241,41 @@ public final class JACKClient: @unchecked Sendable {
     /// `jack_connect` returns, once the peer has answered; see ``JACKConnectNotices``) and two more of this
     /// client's periods have begun (JACK applies a connection at the start of a cycle, so the period under
     /// way can still miss it): what is sent after this returns reaches the peer. Connecting a connected
-    /// pair succeeds at once.
+    /// pair succeeds at once. `giveUp` ends the wait early (a stop asked for meanwhile).
     ///
-    /// Returns false when the server had not reported the new connection within `confirmation` (the
+    /// Returns false when the server had not reported the new connection when the wait ended (the
     /// connection stands; what is sent before the peer answers is lost).
     @discardableResult
-    public func connect(_ source: String, to destination: String, confirmation: Duration = .seconds(3)) throws(JACKError) -> Bool {
+    public func connect(_ source: String, to destination: String, confirmation: Duration = .seconds(3),
+                        giveUp: () -> Bool = { false }) throws(JACKError) -> Bool {
         defer { payLatencyDebt() }
         let notices = isActive ? state?.connectNotices : nil
         let before = notices?.sequence ?? 0
         guard try connection.connect(source, to: destination), let notices, let state else { return true }
+        let deadline = ContinuousClock.now + confirmation
+        func waiting() -> Bool { !isServerGone && !giveUp() && ContinuousClock.now < deadline }
+        guard awaitNotice(of: source, to: destination, in: notices, after: before, while: waiting) else { return false }
+        let periods = state.periods.load(ordering: .relaxed)
+        while state.periods.load(ordering: .relaxed) < periods + 2, waiting() { usleep(1000) }
+        return true
+    }
+
+    /// Whether `notices` reported `source` → `destination` connected after notice number `sequence`,
+    /// polled every millisecond while `waiting`.
+    private func awaitNotice(of source: String, to destination: String, in notices: JACKConnectNotices, after sequence: Int,
+                             while waiting: () -> Bool) -> Bool {
         let handle = connection.handle
         guard let from = source.withCString({ pj_jack_port_by_name(handle, $0) }),
               let to = destination.withCString({ pj_jack_port_by_name(handle, $0) }) else { return true }
-        let deadline = ContinuousClock.now + confirmation
-        var seen = before
-        while !isServerGone {
+        var seen = sequence
+        repeat {
             for notice in notices.notices(after: seen) {
                 seen = notice.sequence
                 let a = pj_jack_port_by_id(handle, notice.source), b = pj_jack_port_by_id(handle, notice.destination)
-                if (a == from && b == to) || (a == to && b == from) {
-                    let periods = state.periods.load(ordering: .relaxed)
-                    while state.periods.load(ordering: .relaxed) < periods + 2, !isServerGone, ContinuousClock.now < deadline { usleep(1000) }
-                    return true
-                }
+                if (a == from && b == to) || (a == to && b == from) { return true }
             }
-            if ContinuousClock.now >= deadline { return false }
             usleep(1000)
-        }
+        } while waiting()
         return false
     }
 

@@ -14,7 +14,7 @@ import Synchronization
 final class JACKConnectNotices: Sendable {
     /// One reported connection: the two ports by JACK's port ids (`jack_port_by_id`), and its place
     /// in the order of notices.
-    struct Notice: Equatable {
+    struct Notice {
         var sequence: Int
         var source: UInt32
         var destination: UInt32
@@ -24,10 +24,9 @@ final class JACKConnectNotices: Sendable {
     static let capacity = 64
 
     private let notices = Mutex<[Notice]>([])
-    private let count = Atomic<Int>(0)
 
     /// How many connections have been reported so far; a waiter takes this before it connects.
-    var sequence: Int { count.load(ordering: .acquiring) }
+    var sequence: Int { notices.withLock { $0.last?.sequence ?? 0 } }
 
     /// Records that the server connected port `a` to port `b` (called from the connect callback).
     func connected(_ a: UInt32, _ b: UInt32) {
@@ -35,7 +34,6 @@ final class JACKConnectNotices: Sendable {
             let next = (list.last?.sequence ?? 0) + 1
             if list.count == Self.capacity { list.removeFirst() }
             list.append(Notice(sequence: next, source: a, destination: b))
-            count.store(next, ordering: .releasing)
         }
     }
 

@@ -241,11 +241,14 @@ public final class LiveSession: LiveAudioBackend, @unchecked Sendable {
         }
     }
 
-    /// Connects and waits until the link carries data (``JACKClient/connect(_:to:confirmation:)``), so that
-    /// the ready lines come when the first note can arrive; a peer that does not answer gets a warning.
+    /// Connects and waits until the link carries data (``JACKClient/connect(_:to:confirmation:giveUp:)``), so that
+    /// the ready lines come when the first note can arrive; a peer that does not answer gets a warning. A stop
+    /// (Ctrl-C) ends the wait at once.
     private func connect(_ client: JACKClient, _ source: String, to destination: String) throws(JACKError) {
         let confirmation = Duration.seconds(3)
-        if try !client.connect(source, to: destination, confirmation: confirmation), !client.isServerGone {
+        let stop = self.stop
+        if try !client.connect(source, to: destination, confirmation: confirmation, giveUp: { stop.isRequested }),
+           !client.isServerGone, !stop.isRequested {
             log("warning: JACK has not confirmed \(source) → \(destination) after \(confirmation.components.seconds) s; "
                 + "what is sent before that client answers is lost")
         }
