@@ -110,6 +110,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // StudioTLSHarness: the TLS handler in an embedded channel, for its tests and fuzz target.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -174,6 +176,8 @@ let package = Package(
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
         .target(name: "ProsperoFuzz", dependencies: [
             "Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games", "Oberon", "LiveHost", "Studio", "InstrumentSettings", "ProsperoLV2",
+            // The studio's TLS handler, driven through its harness against a real OpenSSL client.
+            "StudioServer",
             // The studio's WebSocket frame reader is swift-nio's; its fuzz target drives it as the server does.
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),

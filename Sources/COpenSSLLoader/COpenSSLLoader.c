@@ -20,6 +20,7 @@ enum {
     SSL_FILETYPE_PEM = 1,
     SSL_CTRL_MODE = 33,
     SSL_CTRL_SET_MIN_PROTO_VERSION = 123,
+    SSL_CTRL_SET_MAX_PROTO_VERSION = 124,
     TLS1_2_VERSION = 0x0303,
     SSL_MODE_RELEASE_BUFFERS = 0x10,
     SSL_ERROR_WANT_READ = 2,
@@ -30,9 +31,18 @@ enum {
 // Client-initiated renegotiation costs the server a handshake per request: refused (TLS 1.3 has none anyway).
 static const uint64_t SSL_OP_NO_RENEGOTIATION = 0x40000000UL;
 static const uint64_t SSL_OP_CIPHER_SERVER_PREFERENCE = 0x00400000UL;
+// TLS 1.2's suites: forward-secret key exchange (ECDHE) with AEAD ciphers only (Mozilla's "intermediate" list). TLS 1.3's
+// suites are all of that kind already and are left at OpenSSL's defaults.
+static const char *const tls12_ciphers =
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+    "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
 
 static struct {
     const SSL_METHOD *(*server_method)(void);
+    const SSL_METHOD *(*client_method)(void);
+    int (*ctx_set_cipher_list)(SSL_CTX *, const char *);
+    void (*set_connect_state)(SSL *);
+    int (*renegotiate)(SSL *);
     SSL_CTX *(*ctx_new)(const SSL_METHOD *);
     void (*ctx_free)(SSL_CTX *);
     int (*ctx_use_chain_file)(SSL_CTX *, const char *);
@@ -100,6 +110,10 @@ static void load_once(void) {
         return;
     }
     RESOLVE(ssl, server_method, "TLS_server_method");
+    RESOLVE(ssl, client_method, "TLS_client_method");
+    RESOLVE(ssl, ctx_set_cipher_list, "SSL_CTX_set_cipher_list");
+    RESOLVE(ssl, set_connect_state, "SSL_set_connect_state");
+    RESOLVE(ssl, renegotiate, "SSL_renegotiate");
     RESOLVE(ssl, ctx_new, "SSL_CTX_new");
     RESOLVE(ssl, ctx_free, "SSL_CTX_free");
     RESOLVE(ssl, ctx_use_chain_file, "SSL_CTX_use_certificate_chain_file");
@@ -171,6 +185,11 @@ pj_tls_context *pj_tls_context_new(const char *certificate_path, const char *key
         return NULL;
     }
     api.ctx_ctrl(ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, NULL);
+    if (api.ctx_set_cipher_list(ctx, tls12_ciphers) != 1) {
+        take_errors(error, capacity, "OpenSSL has none of the forward-secret AEAD suites");
+        api.ctx_free(ctx);
+        return NULL;
+    }
     // An idle connection (a page that only listens now and then) gives its 34 KB of record buffers back.
     api.ctx_ctrl(ctx, SSL_CTRL_MODE, SSL_MODE_RELEASE_BUFFERS, NULL);
     api.ctx_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
@@ -186,7 +205,36 @@ void pj_tls_context_free(pj_tls_context *context) {
     free(context);
 }
 
-pj_tls_connection *pj_tls_connection_new(pj_tls_context *context) {
+pj_tls_context *pj_tls_client_context_new(int maximum_tls12) {
+    if (loaded != 0) return NULL;
+    SSL_CTX *ctx = api.ctx_new(api.client_method());
+    if (!ctx) { api.err_clear(); return NULL; }
+    // Like a browser: TLS 1.2 at least; certificates are not verified (the tests' server is the point, not its name).
+    api.ctx_ctrl(ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, NULL);
+    if (maximum_tls12) api.ctx_ctrl(ctx, SSL_CTRL_SET_MAX_PROTO_VERSION, TLS1_2_VERSION, NULL);
+    pj_tls_context *context = calloc(1, sizeof *context);
+    if (!context) { api.ctx_free(ctx); return NULL; }
+    context->ctx = ctx;
+    return context;
+}
+
+static pj_tls_connection *connection_new(pj_tls_context *context, int client);
+static int outcome(pj_tls_connection *c, int r);
+
+pj_tls_connection *pj_tls_connection_new(pj_tls_context *context) { return connection_new(context, 0); }
+
+pj_tls_connection *pj_tls_client_connection_new(pj_tls_context *context) { return connection_new(context, 1); }
+
+int pj_tls_renegotiate(pj_tls_connection *c) {
+    api.err_clear();
+    if (api.renegotiate(c->ssl) != 1) { take_errors(c->error, sizeof c->error, "renegotiation refused"); return PJ_TLS_FAILED; }
+    int r = api.do_handshake(c->ssl);
+    if (r == 1) return PJ_TLS_OK;
+    int o = outcome(c, r);
+    return o == PJ_TLS_CLOSED ? PJ_TLS_FAILED : o;
+}
+
+static pj_tls_connection *connection_new(pj_tls_context *context, int client) {
     pj_tls_connection *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->ssl = api.ssl_new(context->ctx);
@@ -200,7 +248,7 @@ pj_tls_connection *pj_tls_connection_new(pj_tls_context *context) {
         return NULL;
     }
     api.set_bio(c->ssl, c->in, c->out);  // the SSL owns both BIOs from here
-    api.set_accept_state(c->ssl);
+    if (client) api.set_connect_state(c->ssl); else api.set_accept_state(c->ssl);
     return c;
 }
 

@@ -11,6 +11,7 @@ import Haptics
 import Oberon
 import LiveHost
 import Studio
+import StudioServer
 
 /// Every parser of untrusted bytes in the package, as a fuzz target.
 ///
@@ -75,6 +76,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A line of the camera bridge's `--frames-stdin` output (`StudioCameraBridgeLine.parse`); weights come back
     /// clamped to 0…1, angles finite, hands with 63 finite coordinates in slots 0…3.
     case cameraBridgeLine
+    /// The studio's TLS handler against a real OpenSSL client, scripted by the input (``TLSConnectionFuzz``): handshakes,
+    /// renegotiation, close_notify, mutated records and resets in the middle of a write.
+    case tlsConnection
 
     /// Runs the parser on `bytes`. Returns true when the input was accepted.
     @discardableResult
@@ -127,6 +131,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return accepted
         case .websocketFrames:
             return WebSocketFrameFuzz.run(bytes)
+        case .tlsConnection:
+            return TLSConnectionFuzz.run(bytes)
         case .studioMessage:
             if let value = try? StudioValue(json: bytes) {
                 // What the parser accepts, the writer writes as text that parses back to the same value.

@@ -59,6 +59,7 @@ final class StudioAssembly: Sendable {
         options.token = configuration.token ?? (StudioSecurity.isLoopback(configuration.host) ? nil : StudioToken.random())
         options.tls = configuration.tls
         options.executor = configuration.executor
+        options.limits = configuration.limits
         if configuration.host == "0.0.0.0" || configuration.host == "::" { options.extraHosts = Set(StudioNetwork.localAddresses()) }
         serverOptions = options
 

@@ -24,6 +24,8 @@ public struct StudioConfiguration: Sendable {
     public var port = 8080
     /// Access token beyond loopback (8…128 letters, digits, - _ .); nil there: a random one.
     public var token: String?
+    /// Connection caps and timeouts of the web server.
+    public var limits = StudioConnectionLimits()
     /// PEM certificate chain and key files: serve HTTPS.
     public var tls: (certificate: String, key: String)?
     public var audio = AudioMode.auto

@@ -5,7 +5,8 @@ import Synchronization
 /// The studio's one access check: every page request (``StudioAccessMiddleware``) and every WebSocket
 /// upgrade (``StudioUpgradeGate``) is decided here, once, from what the HTTP parser read: the token
 /// through ``StudioCredentials`` (the one token parser), then ``StudioSecurity``, with
-/// ``StudioGuessLimiter`` in front (an address guessing tokens gets 429 for a minute, logged once per block).
+/// ``StudioGuessLimiter`` in front (an address block guessing tokens gets 429 for a minute, logged once per
+/// block; many addresses guessing together block every token check but this machine's for 10 s).
 public final class StudioAccess: Sendable {
     private let security: @Sendable () -> StudioSecurity
     private let scheme: String
@@ -26,10 +27,15 @@ public final class StudioAccess: Sendable {
     /// What a request is: a page or resource, or a WebSocket upgrade (Origin rules, 403).
     public enum Kind: Sendable { case page, upgrade }
 
-    /// The decision for one request. `address`: the peer's IP address (nil when unknown: not limited).
+    /// The decision for one request. `address`: the peer's ``StudioAddressBlock`` (nil when unknown: not limited).
     public func decide(_ kind: Kind, host: String?, origin: String?, target: String, cookie: String?,
-                       address: String?, now: Double = MonotonicClock.now()) -> StudioSecurity.Decision {
-        if let address, limiter.withLock({ $0.isBlocked(address, now: now) }) { return .tooManyGuesses }
+                       address block: StudioAddressBlock?, now: Double = MonotonicClock.now()) -> StudioSecurity.Decision {
+        let address = block?.description
+        // This machine's own pages keep working while other hosts guess together.
+        let everywhere = !(block?.isLoopback ?? false)
+        if let address, limiter.withLock({ $0.isBlocked(address, now: now) || everywhere && $0.isBlockedEverywhere(now: now) }) {
+            return .tooManyGuesses
+        }
         let rules = security()
         let credentials = StudioCredentials(target: target, cookie: cookie)
         let decision = switch kind {
@@ -37,15 +43,19 @@ public final class StudioAccess: Sendable {
         case .upgrade: rules.decideUpgrade(host: host, origin: origin, credentials: credentials, scheme: scheme)
         }
         if let address, rules.isWrongToken(decision, credentials) {
-            let (blocked, limit, seconds) = limiter.withLock { l in (l.wrongToken(from: address, now: now), l.limit, l.blockSeconds) }
+            let (blocked, total, l) = limiter.withLock { l in (l.wrongToken(from: address, now: now), l.lastTotalBlock == now, l) }
+            if total {
+                log("studio: more than \(l.totalLimit) wrong tokens in a second from several addresses: every token check but this machine's refused (429) for \(Int(l.totalBlockSeconds)) s")
+            }
             if blocked {
-                log("studio: more than \(limit) wrong tokens in a second from \(address): refused (429) for \(Int(seconds)) s")
+                log("studio: more than \(l.limit) wrong tokens in a second from \(address): refused (429) for \(Int(l.blockSeconds)) s")
                 return .tooManyGuesses
             }
+            if total && everywhere { return .tooManyGuesses }
         }
         return decision
     }
 
     /// Requests refused with 429 so far, and the blocks that caused them.
-    public var guessing: (refused: Int, blocks: Int) { limiter.withLock { ($0.refused, $0.blocks) } }
+    public var guessing: (refused: Int, blocks: Int, totalBlocks: Int) { limiter.withLock { ($0.refused, $0.blocks, $0.totalBlocks) } }
 }

@@ -14,7 +14,7 @@ struct StudioAccessMiddleware: RouterMiddleware {
         if request.uri.path == "/ws" { return try await next(request, context) }
         let decision = access.decide(
             .page, host: request.head.authority, origin: nil, target: request.head.path ?? "/",
-            cookie: request.headers[.cookie], address: context.remoteAddress?.ipAddress)
+            cookie: request.headers[.cookie], address: context.remoteAddress.flatMap(StudioAddressBlock.init))
         switch decision {
         case .badHost: return Response(status: .misdirectedRequest)
         case .tooManyGuesses: return Response(status: .tooManyRequests, headers: [.retryAfter: "60"])

@@ -28,6 +28,8 @@ public final class StudioServer: @unchecked Sendable {
     let listening = Mutex<ServiceGroup?>(nil)
     /// The one access check of pages and upgrades (token guessing limited per address).
     public let access: StudioAccess
+    /// Every open connection, against the options' caps (``StudioConnectionCensus``).
+    public let census: StudioConnectionCensus
 
     /// The audio driver's status now (JACK's xruns and load, the browser listeners), read at 2 Hz.
     private let audioStatus: (@Sendable (Double) -> StudioAudioStatus)?
@@ -45,6 +47,7 @@ public final class StudioServer: @unchecked Sendable {
         self.tap = tap
         let bound = StudioBoundPort()
         self.bound = bound
+        census = StudioConnectionCensus(limits: options.limits)
         access = StudioAccess(security: { options.security(boundPort: bound.port ?? options.port) }, scheme: options.scheme, log: log)
     }
 
@@ -117,14 +120,21 @@ public final class StudioServer: @unchecked Sendable {
         let wsConfiguration = WebSocketServerConfiguration(maxFrameSize: 2 * options.maximumFrameBytes)
         let wsResponder = socketRouter.buildResponder()
         let access = self.access
+        let census = self.census
+        let limits = options.limits
         let tls = try options.tls.map { try StudioTLSContext(certificate: $0.certificate, key: $0.key) }
+        // Keep-alive connections between requests: Hummingbird's own idle timer (the first head is the request guard's).
+        let http1 = HTTP1Channel.Configuration(idleTimeout: StudioConnectionLimits.amount(limits.idleTimeout))
         let server = HTTPServerBuilder { responder in
             let http = StudioGatedChannel(
-                base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: wsResponder, configuration: .init(ws: wsConfiguration)),
-                access: access)
-            guard let tls else { return http }
+                base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: wsResponder,
+                                                   configuration: .init(http1: http1, ws: wsConfiguration)),
+                access: access, census: census)
+            guard let tls else { return StudioGuardedChannel(base: http, census: census) }
             // Plain http:// to the HTTPS port is told to use https:// (StudioPlainHTTPAnswer).
-            return StudioPlainHTTPAnswerChannel(base: StudioTLSChannel(base: http, tls: tls))
+            let secure = StudioPlainHTTPAnswerChannel(base: StudioTLSChannel(
+                base: http, tls: tls, handshakeTimeout: StudioConnectionLimits.amount(limits.handshakeTimeout)))
+            return StudioGuardedChannel(base: secure, census: census)
         }
         var logger = Logger(label: "prospero.studio")
         logger.logLevel = .critical  // the studio reports what matters itself
@@ -162,9 +172,12 @@ public final class StudioServer: @unchecked Sendable {
         _ = try? await ticked.get()
         lastTicks.withLock { $0 = serving.ticker.ticks }
         ticking.withLock { $0 = nil }
-        // Graceful shutdown closes idle keep-alive connections; anything still open after 300 ms is cut.
+        // Graceful shutdown closes idle keep-alive connections; anything still open after 300 ms is cut at its
+        // socket, whatever it waits for (a peer that does not read a close_notify or a close frame included).
+        let census = self.census
         let guardTask = Task(executorPreference: options.executor) {
             try await Task.sleep(for: .milliseconds(300))
+            census.closeAll()
             serving.serving.cancel()
         }
         let result = await serving.serving.result
@@ -244,15 +257,20 @@ public final class StudioServer: @unchecked Sendable {
             case .text: queue.push(message)
             case .binary(let bytes): binary.push(bytes)
             }
-        }, frames: { binary.push(contentsOf: $0) }, home: Self.home(of: channel.eventLoop))
+        }, frames: { binary.push(contentsOf: $0) }, home: Self.home(of: channel.eventLoop),
+           peer: channel.remoteAddress.flatMap(StudioAddressBlock.init)?.description)
         defer {
             binary.close()
             queue.finish()
             session.disconnect(connection, now: now, missedMessages: queue.overflowed)
         }
-        // Three parts; the first to end (the client closed, the writer failed, the studio stops) ends the others.
+        // Four parts; the first of the first three to end (the client closed, the writer failed, the studio stops)
+        // ends the others, and so does the fourth when the socket has not said hello within the idle timeout.
         let sockets = self.sockets
-        await withTaskGroup(of: Void.self) { group in
+        let session = self.session
+        let helloTimeout = Duration.nanoseconds(Int64(options.limits.idleTimeout * 1e9))
+        let census = self.census
+        await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for await message in queue.stream {
                     do {
@@ -260,9 +278,16 @@ public final class StudioServer: @unchecked Sendable {
                         case .text(let text): try await outbound.write(.text(text))
                         case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
                         }
-                    } catch { return }
+                    } catch { return true }
                     queue.written(message)
                 }
+                return true
+            }
+            group.addTask {
+                do { try await Task.sleep(for: helloTimeout) } catch { return false }
+                guard session.client(on: connection) == nil else { return false }
+                census.countTimedOut()
+                return true
             }
             group.addTask { [self] in
                 do {
@@ -278,9 +303,13 @@ public final class StudioServer: @unchecked Sendable {
                     // Over the socket's size limit: counted; the socket closes.
                     session.reject(.tooLarge(options.maximumFrameBytes + 1, limit: options.maximumFrameBytes), from: connection)
                 }
+                return true
             }
-            group.addTask { await sockets.wait(connection) }
-            await group.next()
+            group.addTask {
+                await sockets.wait(connection)
+                return true
+            }
+            while let ends = await group.next(), !ends {}
             queue.finish()
             sockets.remove(connection)
             group.cancelAll()

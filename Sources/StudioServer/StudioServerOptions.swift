@@ -17,6 +17,8 @@ public struct StudioServerOptions: Sendable {
     /// Where the server's tasks prefer to run; nil is Swift's shared pool. A process whose other work
     /// blocks that pool's few threads (a test runner) gives the server its own executor so it still answers.
     public var executor: (any TaskExecutor)?
+    /// Connection caps and timeouts (``StudioConnectionLimits``).
+    public var limits = StudioConnectionLimits()
 
     public init() {}
 

@@ -35,7 +35,7 @@ final class StudioUpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         let cookies = head.headers["cookie"]
         let decision = access.decide(
             .upgrade, host: head.headers.first(name: "host"), origin: head.headers.first(name: "origin"), target: head.uri,
-            cookie: cookies.isEmpty ? nil : cookies.joined(separator: "; "), address: context.channel.remoteAddress?.ipAddress)
+            cookie: cookies.isEmpty ? nil : cookies.joined(separator: "; "), address: context.channel.remoteAddress.flatMap(StudioAddressBlock.init))
         switch decision {
         case .allow, .allowSettingCookie: pass(data, context)
         case .badHost, .unauthorized, .forbidden, .tooManyGuesses: refuse(context, status: .init(statusCode: decision.status))
@@ -58,19 +58,23 @@ final class StudioUpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
-/// Hummingbird's HTTP/1 + WebSocket child channel with a ``StudioUpgradeGate`` placed between NIO's
-/// HTTP decoder and the upgrade handler.
+/// Hummingbird's HTTP/1 + WebSocket child channel with a ``StudioRequestGuard`` and a ``StudioUpgradeGate``
+/// placed between NIO's HTTP decoder and the upgrade handler.
 struct StudioGatedChannel: ServerChildChannel {
     typealias Value = HTTP1WebSocketUpgradeChannel.Value
     let base: HTTP1WebSocketUpgradeChannel
     let access: StudioAccess
+    let census: StudioConnectionCensus
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let access = self.access
+        let census = self.census
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let upgrader = try operations.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
-            try operations.addHandler(StudioUpgradeGate(access: access), position: .before(upgrader))
+            let gate = StudioUpgradeGate(access: access)
+            try operations.addHandler(gate, position: .before(upgrader))
+            try operations.addHandler(StudioRequestGuard(census: census), position: .before(gate))
             return value
         }
     }

@@ -61,6 +61,8 @@ struct StudioCommand: ParsableCommand {
     @OptionGroup(title: "JACK") var live: LiveSessionArguments
 
     @OptionGroup(title: "Live input") var timing: InputDelayArguments
+
+    @OptionGroup(title: "Connections") var connections: StudioConnectionArguments
     // Settings (settings-learn): read at start, saved a second after a change.
     @Option(name: .customLong("settings"), help: "Settings file, read at start and saved when a setting changes (default: $XDG_CONFIG_HOME/prospero/settings.json, else ~/.config/prospero/settings.json).")
     var settingsPath: String?
@@ -103,6 +105,7 @@ struct StudioCommand: ParsableCommand {
         c.noQR = noQR
         c.jack = live.options
         c.duration = live.duration
+        c.limits = connections.limits
         return c
     }
 

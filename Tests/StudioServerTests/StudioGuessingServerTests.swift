@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import ProsperoTestSupport
 import Studio
 import StudioServer
@@ -38,7 +39,7 @@ struct StudioGuessingServerTests {
         var decisions: [StudioSecurity.Decision] = []
         for i in 0..<40 {
             decisions.append(access.decide(.upgrade, host: "127.0.0.1:8080", origin: nil, target: "/ws?token=guess-\(i)", cookie: nil,
-                                           address: "192.168.1.50", now: 100 + Double(i) * 0.01))
+                                           address: StudioAddressBlock("192.168.1.50"), now: 100 + Double(i) * 0.01))
         }
         #expect(decisions.prefix(10).allSatisfy { $0 == .forbidden })
         #expect(decisions.dropFirst(10).allSatisfy { $0 == .tooManyGuesses })
@@ -46,8 +47,56 @@ struct StudioGuessingServerTests {
         #expect(logged.count == 1 && logged[0].contains("192.168.1.50") && !logged[0].contains("guess"), "\(logged)")
         // Another address is not affected; the blocked one may try again a minute later.
         #expect(access.decide(.page, host: "127.0.0.1:8080", origin: nil, target: "/?token=right-token-1", cookie: nil,
-                              address: "192.168.1.51", now: 101) == .allowSettingCookie)
+                              address: StudioAddressBlock("192.168.1.51"), now: 101) == .allowSettingCookie)
         #expect(access.decide(.page, host: "127.0.0.1:8080", origin: nil, target: "/?token=right-token-1", cookie: nil,
-                              address: "192.168.1.50", now: 160.2) == .allowSettingCookie)
+                              address: StudioAddressBlock("192.168.1.50"), now: 160.2) == .allowSettingCookie)
+    }
+
+    @Test("guessing is counted per address block: all of loopback is one, an IPv6 /64 is one, an IPv4-mapped address is its IPv4 one")
+    func blocks() throws {
+        let v4 = { (text: String) in try #require(StudioAddressBlock(try SocketAddress(ipAddress: text, port: 1))) }
+        #expect(try v4("127.0.0.1") == .loopback && v4("127.45.6.7") == .loopback && v4("::1") == .loopback)
+        #expect(try v4("192.168.1.7").description == "192.168.1.7")
+        #expect(try v4("::ffff:192.168.1.7").description == "192.168.1.7" && v4("::ffff:127.0.0.9") == .loopback)
+        #expect(try v4("2001:db8:1:2::5") == v4("2001:db8:1:2:ffff:1:2:3"))
+        #expect(try v4("2001:db8:1:2::5").description == "2001:db8:1:2::/64")
+        #expect(try v4("2001:db8:1:3::5") != v4("2001:db8:1:2::5"))
+
+        // Ten wrong tokens from each of two addresses of one /64: the eleventh, from either, blocks the block.
+        let access = StudioAccess(security: { StudioSecurity(bindHost: "0.0.0.0", port: 8080, token: "right-token-1") }, scheme: "http", log: { _ in })
+        let a = try v4("2001:db8:1:2::a"), b = try v4("2001:db8:1:2::b")
+        var decisions: [StudioSecurity.Decision] = []
+        for i in 0..<11 {
+            decisions.append(access.decide(.page, host: "127.0.0.1:8080", origin: nil, target: "/?token=guess-\(i)", cookie: nil,
+                                           address: i % 2 == 0 ? a : b, now: 10 + Double(i) * 0.01))
+        }
+        #expect(decisions.prefix(10).allSatisfy { $0 == .unauthorized } && decisions.last == .tooManyGuesses, "\(decisions)")
+        #expect(access.decide(.page, host: "127.0.0.1:8080", origin: nil, target: "/?token=right-token-1", cookie: nil,
+                              address: try v4("2001:db8:1:2::c"), now: 11) == .tooManyGuesses)
+    }
+
+    @Test("many addresses guessing together: past 40 wrong tokens in a second every token check is refused for 10 s, but this machine's")
+    func totalLimit() throws {
+        let lines = Mutex<[String]>([])
+        let access = StudioAccess(security: { StudioSecurity(bindHost: "0.0.0.0", port: 8080, token: "right-token-1") }, scheme: "http",
+                                  log: { line in lines.withLock { $0.append(line) } })
+        // Nine wrong tokens from each of five addresses (each under its own limit): the 41st blocks the total.
+        var decisions: [StudioSecurity.Decision] = []
+        for i in 0..<45 {
+            decisions.append(access.decide(.page, host: "127.0.0.1:8080", origin: nil, target: "/?token=guess-\(i)", cookie: nil,
+                                           address: StudioAddressBlock("10.0.0.\(i % 5)"), now: 50 + Double(i) * 0.01))
+        }
+        #expect(decisions.prefix(40).allSatisfy { $0 == .unauthorized } && decisions.dropFirst(40).allSatisfy { $0 == .tooManyGuesses }, "\(decisions)")
+        // The right token from a new address is refused too (no answer tells a guess from the token), this machine's is not.
+        #expect(access.decide(.page, host: "127.0.0.1:8080", origin: nil, target: "/?token=right-token-1", cookie: nil,
+                              address: StudioAddressBlock("10.0.0.99"), now: 51) == .tooManyGuesses)
+        #expect(access.decide(.page, host: "127.0.0.1:8080", origin: nil, target: "/?token=right-token-1", cookie: nil,
+                              address: .loopback, now: 51) == .allowSettingCookie)
+        // Ten seconds on, the right token passes again.
+        #expect(access.decide(.page, host: "127.0.0.1:8080", origin: nil, target: "/?token=right-token-1", cookie: nil,
+                              address: StudioAddressBlock("10.0.0.99"), now: 60.5) == .allowSettingCookie)
+        #expect(access.guessing.totalBlocks == 1)
+        let logged = lines.withLock { $0 }
+        #expect(logged.count == 1 && logged[0].contains("several addresses") && !logged[0].contains("guess-"), "\(logged)")
     }
 }

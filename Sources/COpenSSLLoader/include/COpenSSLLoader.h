@@ -32,6 +32,13 @@ void pj_tls_context_free(pj_tls_context *context);
 
 /// A server-side connection in the accept state. NULL when OpenSSL is out of memory.
 pj_tls_connection *pj_tls_connection_new(pj_tls_context *context);
+
+/// A client context for tests and fuzzing (a peer that plays the browser's part against the server's handler): TLS
+/// 1.2 at least, at most 1.2 when `maximum_tls12` is non-zero (1.3 otherwise), certificates not verified.
+/// NULL when OpenSSL is not loaded or out of memory.
+pj_tls_context *pj_tls_client_context_new(int maximum_tls12);
+/// A client-side connection in the connect state (pj_tls_handshake drives it). NULL when out of memory.
+pj_tls_connection *pj_tls_client_connection_new(pj_tls_context *context);
 void pj_tls_connection_free(pj_tls_connection *connection);
 
 /// Results of the calls below.
@@ -50,6 +57,9 @@ int pj_tls_handshake(pj_tls_connection *connection);
 long pj_tls_read(pj_tls_connection *connection, uint8_t *out, size_t capacity);
 /// Encrypts `count` bytes (count > 0): the count, or PJ_TLS_FAILED.
 long pj_tls_write(pj_tls_connection *connection, const uint8_t *bytes, size_t count);
+/// A client's TLS 1.2 renegotiation: queues a new ClientHello. PJ_TLS_OK, PJ_TLS_WANT_MORE (the usual answer: the
+/// server must reply), or PJ_TLS_FAILED (TLS 1.3 has no renegotiation).
+int pj_tls_renegotiate(pj_tls_connection *connection);
 /// Queues close_notify.
 void pj_tls_shutdown(pj_tls_connection *connection);
 /// Bytes waiting to go to the socket.

@@ -29,6 +29,15 @@ struct StudioClientRegistry {
     private var frameOutboxes: [Int: StudioFanOut.FramesOutbox] = [:]
     /// Where each connection's socket is written from (``StudioFanOut/listenersHome``), when the edge said.
     private var homes: [Int: Int] = [:]
+    /// Each connection's peer as the edge counts it (an address block), when the edge said.
+    private var peers: [Int: String] = [:]
+    /// The rate limit of a connection that has not said hello yet (it has no client's bucket to spend).
+    private var strangers: [Int: Stranger] = [:]
+
+    struct Stranger {
+        var limiter: StudioRateLimiter
+        var lastRateError = -Double.infinity
+    }
     private var nextConnection = 1
     private var nextClient = 1
 
@@ -39,12 +48,14 @@ struct StudioClientRegistry {
 
     // MARK: Connections
 
-    mutating func connect(_ outbox: @escaping Outbox, frames: StudioFanOut.FramesOutbox? = nil, home: Int? = nil) -> Int {
+    mutating func connect(_ outbox: @escaping Outbox, frames: StudioFanOut.FramesOutbox? = nil, home: Int? = nil, peer: String? = nil) -> Int {
         let c = nextConnection
         nextConnection += 1
         outboxes[c] = outbox
         frameOutboxes[c] = frames
         homes[c] = home
+        peers[c] = peer
+        strangers[c] = Stranger(limiter: StudioRateLimiter(rate: options.rate, burst: options.burst))
         return c
     }
 
@@ -57,6 +68,8 @@ struct StudioClientRegistry {
         outboxes[connection] = nil
         frameOutboxes[connection] = nil
         homes[connection] = nil
+        peers[connection] = nil
+        strangers[connection] = nil
         guard let id = connections.removeValue(forKey: connection), var client = clients[id], client.connection == connection else {
             return nil
         }
@@ -82,9 +95,17 @@ struct StudioClientRegistry {
 
     enum Admission { case allowed, refused(notify: Outbox?) }
 
-    /// The per-client token bucket for a message arriving on `connection` (a socket before hello is not limited).
+    /// The per-client token bucket for a message arriving on `connection`; a socket before its hello spends a bucket
+    /// of its own, so that a flood before hello is limited like one after it.
     mutating func admit(_ connection: Int, now: Double) -> Admission {
-        guard let id = connections[connection], var client = clients[id] else { return .allowed }
+        guard let id = connections[connection], var client = clients[id] else {
+            guard var stranger = strangers[connection] else { return .allowed }
+            defer { strangers[connection] = stranger }
+            if stranger.limiter.allow(at: now) { return .allowed }
+            guard now - stranger.lastRateError >= 1 else { return .refused(notify: nil) }
+            stranger.lastRateError = now
+            return .refused(notify: outboxes[connection])
+        }
         defer { clients[id] = client }
         if client.limiter.allow(at: now) { return .allowed }
         guard now - client.lastRateError >= 1 else { return .refused(notify: nil) }
@@ -109,7 +130,10 @@ struct StudioClientRegistry {
         /// The same id within its retention; `replay` nil when it missed too much (send the whole state).
         case resumed(String, replay: [StudioOutgoing]?)
         case joined(String)
+        /// The studio holds ``StudioSessionOptions/maximumClients`` connected clients.
         case full
+        /// The connection's peer holds ``StudioSessionOptions/maximumClientsPerPeer`` connected clients.
+        case fullForPeer
     }
 
     mutating func hello(_ requested: String?, _ subscriptions: Set<StudioSubscription>, connection: Int) -> Hello {
@@ -120,6 +144,7 @@ struct StudioClientRegistry {
         }
         let outbox = outboxes[connection]
         if let requested, var client = clients[requested] {
+            strangers[connection] = nil
             // A second socket takes the id over.
             if let previous = client.connection, previous != connection { connections[previous] = nil }
             client.connection = connection
@@ -133,7 +158,19 @@ struct StudioClientRegistry {
             connections[connection] = requested
             return .resumed(requested, replay: replay)
         }
-        guard clients.count < options.maximumClients else { return .full }
+        if let peer = peers[connection] {
+            let held = clients.values.count { client in client.connection.map { peers[$0] == peer } ?? false }
+            guard held < options.maximumClientsPerPeer else { return .fullForPeer }
+        }
+        if clients.count >= options.maximumClients {
+            // A retained client gives its place to a new one (the oldest to leave goes first): a peer that said hello
+            // and left many times cannot keep others out for the retention.
+            guard let oldest = clients.values.filter({ $0.detachedAt != nil }).min(by: { $0.detachedAt! < $1.detachedAt! }) else {
+                return .full
+            }
+            clients[oldest.id] = nil
+        }
+        strangers[connection] = nil
         let id = "c\(nextClient)-\(StudioToken.random().prefix(8))"
         nextClient += 1
         clients[id] = Client(id: id, connection: connection, outbox: outbox, subscriptions: subscriptions,

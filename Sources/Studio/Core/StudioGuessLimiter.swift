@@ -1,7 +1,11 @@
 /// Refuses token guessing: an address that presents more than ``limit`` wrong tokens within one second
 /// is refused everything (429) for ``blockSeconds``, whatever it presents, so that an 8-character
-/// `--token` cannot be guessed at LAN speed. Pure: times are given (monotonic seconds), addresses are
-/// strings; the server asks before deciding and reports each wrong token after.
+/// token cannot be guessed at LAN speed. An "address" is what the server counts a peer by (one IPv4 address,
+/// an IPv6 /64, all of loopback): a host with many addresses is still one. And in total: more than
+/// ``totalLimit`` wrong tokens within one second, from however many addresses, refuse every token check for
+/// ``totalBlockSeconds`` (``isBlockedEverywhere(now:)``), so that many hosts together guess no faster.
+/// Pure: times are given (monotonic seconds), addresses are strings; the server asks before deciding and
+/// reports each wrong token after.
 public struct StudioGuessLimiter: Sendable {
     /// Wrong tokens one address may present within a second (the next one blocks it).
     public var limit: Int
@@ -10,6 +14,10 @@ public struct StudioGuessLimiter: Sendable {
     /// Addresses remembered at most (the oldest unblocked ones are forgotten first), so a flood of
     /// addresses cannot grow the server.
     public var capacity: Int
+    /// Wrong tokens all addresses together may present within a second (the next one blocks every token check).
+    public var totalLimit: Int
+    /// How long every token check is refused after ``totalLimit`` was passed, seconds.
+    public var totalBlockSeconds: Double
 
     struct Entry {
         var windowStart: Double
@@ -18,16 +26,30 @@ public struct StudioGuessLimiter: Sendable {
     }
 
     private var entries: [String: Entry] = [:]
+    /// Every address's wrong tokens together, as one entry.
+    private var total = Entry(windowStart: -.infinity, count: 0, blockedUntil: -.infinity)
     /// Requests refused with 429 since start.
     public private(set) var refused = 0
     /// Times an address was blocked since start.
     public private(set) var blocks = 0
 
-    public init(limit: Int = 10, blockSeconds: Double = 60, capacity: Int = 4096) {
+    public init(limit: Int = 10, blockSeconds: Double = 60, capacity: Int = 4096, totalLimit: Int = 40, totalBlockSeconds: Double = 10) {
         self.limit = limit
         self.blockSeconds = blockSeconds
         self.capacity = capacity
+        self.totalLimit = totalLimit
+        self.totalBlockSeconds = totalBlockSeconds
     }
+
+    /// True while the total is blocked; each such request is counted as refused.
+    public mutating func isBlockedEverywhere(now: Double) -> Bool {
+        guard now < total.blockedUntil else { return false }
+        refused += 1
+        return true
+    }
+
+    /// Times every token check was blocked since start.
+    public private(set) var totalBlocks = 0
 
     /// True while `address` is blocked; each such request is counted as refused.
     public mutating func isBlocked(_ address: String, now: Double) -> Bool {
@@ -37,19 +59,31 @@ public struct StudioGuessLimiter: Sendable {
     }
 
     /// `address` presented a wrong token at `now`. True when this one blocked it (the moment to log, once per block).
+    /// A block of the total is counted by the same call (``totalBlocks``, ``lastTotalBlock``).
     @discardableResult
     public mutating func wrongToken(from address: String, now: Double) -> Bool {
         var entry = entries[address] ?? Entry(windowStart: now, count: 0, blockedUntil: -.infinity)
-        if now - entry.windowStart >= 1 || now < entry.windowStart { (entry.windowStart, entry.count) = (now, 0) }
-        entry.count += 1
-        let blocking = entry.count > limit && now >= entry.blockedUntil
-        if blocking {
-            entry.blockedUntil = now + blockSeconds
-            blocks += 1
-        }
+        let blocking = Self.count(&entry, now: now, limit: limit, block: blockSeconds)
+        if blocking { blocks += 1 }
         if entries[address] == nil && entries.count >= capacity { forget(now: now) }
         entries[address] = entry
+        if Self.count(&total, now: now, limit: totalLimit, block: totalBlockSeconds) {
+            totalBlocks += 1
+            lastTotalBlock = now
+        }
         return blocking
+    }
+
+    /// When the total was last blocked (the server logs each such block once).
+    public private(set) var lastTotalBlock = -Double.infinity
+
+    /// One more wrong token in `entry`'s one-second window; true when it starts a block.
+    private static func count(_ entry: inout Entry, now: Double, limit: Int, block: Double) -> Bool {
+        if now - entry.windowStart >= 1 || now < entry.windowStart { (entry.windowStart, entry.count) = (now, 0) }
+        entry.count += 1
+        guard entry.count > limit && now >= entry.blockedUntil else { return false }
+        entry.blockedUntil = now + block
+        return true
     }
 
     /// Addresses remembered now (for tests: flat under a flood).

@@ -10,9 +10,9 @@ struct StudioReception {
     let options: StudioSessionOptions
 
     /// A socket opened; its connection number. Nothing is sent before its `hello`.
-    func connect(_ outbox: @escaping StudioFanOut.Outbox, frames: StudioFanOut.FramesOutbox?, home: Int? = nil,
+    func connect(_ outbox: @escaping StudioFanOut.Outbox, frames: StudioFanOut.FramesOutbox?, home: Int? = nil, peer: String? = nil,
                  in s: inout StudioSessionState) -> Int {
-        s.clients.connect(outbox, frames: frames, home: home)
+        s.clients.connect(outbox, frames: frames, home: home, peer: peer)
     }
 
     /// A message arrived on `connection` at `now` (monotonic seconds): counted, then let through its client's
@@ -37,6 +37,11 @@ struct StudioReception {
         switch s.clients.hello(requested, subscriptions, connection: connection) {
         case .full:
             s.reply(.error(StudioError(code: "too_many_clients", message: "the studio has \(options.maximumClients) clients", ref: "hello")),
+                    to: connection)
+        case .fullForPeer:
+            s.reply(.error(StudioError(code: "too_many_clients",
+                                       message: "this address has \(options.maximumClientsPerPeer) clients of the studio's \(options.maximumClients)",
+                                       ref: "hello")),
                     to: connection)
         case .resubscribed(let id):
             welcome(id, resumed: true, connection: connection, in: s)

@@ -123,8 +123,15 @@ public final class StudioSession: @unchecked Sendable {
     /// `frames`: where several binary frames go at once (browser audio's groups of blocks), if the socket takes
     /// them so; else each goes to `outbox`. `home`: where the socket is written from, as the edge numbers it (the
     /// server: its event loop), so that a sender can run there (``StudioFanOut/listenersHome``); nil: anywhere.
-    public func connect(outbox: @escaping Outbox, frames: StudioFanOut.FramesOutbox? = nil, home: Int? = nil) -> Int {
-        state.withLock { reception.connect(outbox, frames: frames, home: home, in: &$0) }
+    /// `peer`: who the socket comes from as the edge counts peers (an address block), for
+    /// ``StudioSessionOptions/maximumClientsPerPeer``; nil: not counted.
+    public func connect(outbox: @escaping Outbox, frames: StudioFanOut.FramesOutbox? = nil, home: Int? = nil, peer: String? = nil) -> Int {
+        state.withLock { reception.connect(outbox, frames: frames, home: home, peer: peer, in: &$0) }
+    }
+
+    /// The client that said hello on `connection`, nil before its hello (or after its socket closed).
+    public func client(on connection: Int) -> String? {
+        state.withLock { $0.clients.client(on: connection) }
     }
 
     /// A socket closed: the client's touches end now; its state is kept for ``StudioSessionOptions/retention``.

@@ -12,8 +12,12 @@ public struct StudioSessionOptions: Sendable, Equatable {
     public var burst = 400.0
     /// JSON limits for every client message.
     public var parser = JSONReader.Limits.studioMessage
-    /// Clients (connected or retained) at most; a new one past this is refused.
+    /// Clients (connected or retained) at most; past this a new one takes the place of the retained client that left
+    /// first, and is refused only when every one is connected.
     public var maximumClients = 64
+    /// Connected clients one peer (one address, as the edge counts them) may hold at most, so that no single peer
+    /// can fill ``maximumClients``.
+    public var maximumClientsPerPeer = 32
 
     public init() {}
 }

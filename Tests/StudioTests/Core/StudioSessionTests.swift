@@ -184,6 +184,57 @@ struct StudioSessionTests {
         #expect(session.statistics.rateLimited == 15)
     }
 
+    @Test("before hello a socket spends a bucket of its own: a flood of pings and clocks is limited as after hello")
+    func rateLimitBeforeHello() {
+        var options = StudioSessionOptions()
+        options.rate = 10
+        options.burst = 5
+        let session = makeSession(options)
+        let a = Outbox(), b = Outbox()
+        let ca = session.connect(outbox: a.send)
+        let cb = session.connect(outbox: b.send)
+        for _ in 0..<20 { send(session, ca, #"{"type":"ping","t":1}"#, at: 1) }
+        let flooded = a.take()
+        #expect(flooded.filter { $0["type"] == "pong" }.count == 5)
+        #expect(flooded.filter { $0["code"] == "rate_limited" }.count == 1)
+        // Another stranger's bucket is its own; a second later the first one's has refilled by the rate.
+        send(session, cb, #"{"type":"ping","t":1}"#, at: 1)
+        #expect(b.take().filter { $0["type"] == "pong" }.count == 1)
+        for _ in 0..<20 { send(session, ca, #"{"type":"ping","t":1}"#, at: 2) }
+        #expect(a.take().filter { $0["type"] == "pong" }.count == 5)
+        // Its hello was spent from that bucket too; once welcomed, the client's own bucket (full) takes over.
+        send(session, ca, #"{"type":"hello"}"#, at: 4)
+        #expect(a.take().first?["type"] == "welcome")
+        for _ in 0..<20 { send(session, ca, #"{"type":"ping","t":1}"#, at: 4) }
+        #expect(a.take().filter { $0["type"] == "pong" }.count == 5)
+    }
+
+    @Test("no one peer fills the studio: at most maximumClientsPerPeer connected clients each; a full studio gives the place of the retained client that left first")
+    func clientCapPerPeer() {
+        var options = StudioSessionOptions()
+        options.maximumClients = 4
+        options.maximumClientsPerPeer = 2
+        let session = makeSession(options)
+        func hello(_ peer: String, at now: Double = 0) -> (Int, Outbox, [[String: StudioValue]]) {
+            let box = Outbox()
+            let c = session.connect(outbox: box.send, peer: peer)
+            send(session, c, #"{"type":"hello"}"#, at: now)
+            return (c, box, box.take())
+        }
+        let first = hello("10.0.0.1"), second = hello("10.0.0.1")
+        #expect(first.2.first?["type"] == "welcome" && second.2.first?["type"] == "welcome")
+        let third = hello("10.0.0.1")
+        #expect(third.2.first?["code"] == "too_many_clients" && third.2.first?["message"]?.string?.contains("this address") == true, "\(third.2)")
+        // Another peer still gets in; one that leaves frees its place for its own peer.
+        #expect(hello("10.0.0.2").2.first?["type"] == "welcome")
+        session.disconnect(first.0, now: 1)
+        #expect(hello("10.0.0.1", at: 1).2.first?["type"] == "welcome")
+        // Four clients now, one of them retained (the first): a fifth takes the retained one's place.
+        #expect(hello("10.0.0.3", at: 2).2.first?["type"] == "welcome")
+        // All four connected: a sixth is refused.
+        #expect(hello("10.0.0.4", at: 3).2.first?["code"] == "too_many_clients")
+    }
+
     @Test("select: unknown ids are refused; binary frames reach subscribers only")
     func selectAndBinary() {
         let session = makeSession()

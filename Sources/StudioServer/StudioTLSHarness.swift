@@ -1,0 +1,124 @@
+import NIOCore
+import NIOEmbedded
+
+/// One ``StudioTLSHandler`` in an embedded channel, driven step by step: the tests and the `tlsConnection` fuzz
+/// target replay handshakes, renegotiations, alerts, close_notify and resets against the very handler the studio runs,
+/// on simulated time. A socket stand-in in front of it can be made to fail its writes and close the channel in the
+/// middle of a flush, as NIO does when a write meets a reset socket: the reentrant close that once freed the SSL
+/// object under the handler's feet.
+public final class StudioTLSHarness {
+    private let loop = EmbeddedEventLoop()
+    private let channel: EmbeddedChannel
+    private let socket = Socket()
+    private let received = Received()
+
+    /// - Parameters:
+    ///   - certificate, key: PEM files for the server's context.
+    ///   - handshakeTimeout: as ``StudioConnectionLimits/handshakeTimeout``.
+    public init(certificate: String, key: String, handshakeTimeout: TimeAmount = .seconds(10)) throws {
+        let tls = try StudioTLSContext(certificate: certificate, key: key)
+        channel = EmbeddedChannel(loop: loop)
+        let operations = channel.pipeline.syncOperations
+        try operations.addHandler(socket)
+        try operations.addHandler(StudioTLSHandler(context: tls, handshakeTimeout: handshakeTimeout))
+        try operations.addHandler(received)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 443)).wait()
+    }
+
+    deinit { _ = try? channel.finish(acceptAlreadyClosed: true) }
+
+    /// Ciphertext from the peer, as one read from the socket.
+    public func deliver(_ bytes: [UInt8]) {
+        guard isOpen else { return }
+        var buffer = channel.allocator.buffer(capacity: bytes.count)
+        buffer.writeBytes(bytes)
+        try? channel.writeInbound(buffer)
+        loop.run()
+    }
+
+    /// From now on every write fails and the next flush closes the channel from inside it (a reset socket).
+    public func resetSocket() { socket.resetting = true }
+
+    /// The peer closed its side without close_notify (TCP FIN).
+    public func peerHalfClose() {
+        guard isOpen else { return }
+        channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        loop.run()
+    }
+
+    /// The application writes `bytes` (an HTTP answer) and flushes.
+    public func serverWrite(_ bytes: [UInt8]) {
+        guard isOpen else { return }
+        var buffer = channel.allocator.buffer(capacity: bytes.count)
+        buffer.writeBytes(bytes)
+        channel.writeAndFlush(buffer, promise: nil)
+        loop.run()
+    }
+
+    /// The application closes the connection (close_notify, then the socket).
+    public func serverClose() {
+        guard isOpen else { return }
+        channel.close(promise: nil)
+        loop.run()
+    }
+
+    /// Simulated time passes (the handshake and close_notify timers run).
+    public func advance(milliseconds: Int64) { loop.advanceTime(by: .milliseconds(milliseconds)) }
+
+    public var isOpen: Bool { channel.isActive }
+
+    /// The ciphertext the handler wrote to the socket since the last call.
+    public func takeWritten() -> [UInt8] {
+        var out: [UInt8] = []
+        while let buffer = try? channel.readOutbound(as: ByteBuffer.self) { out += buffer.readableBytesView }
+        return out
+    }
+
+    /// The plaintext the handler passed up since the last call.
+    public func takeReceived() -> [UInt8] {
+        defer { received.bytes.removeAll() }
+        return received.bytes
+    }
+
+    /// The handlers leave the pipeline (the SSL object is freed) and the channel closes.
+    public func finish() {
+        _ = try? channel.finish(acceptAlreadyClosed: true)
+        loop.run()
+    }
+
+    /// The socket's stand-in: passes writes on until ``resetting``, then fails them and closes inside the flush.
+    final class Socket: ChannelOutboundHandler {
+        typealias OutboundIn = ByteBuffer
+        var resetting = false
+        private var failed: [EventLoopPromise<Void>] = []
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            guard resetting else {
+                context.write(data, promise: promise)
+                return
+            }
+            if let promise { failed.append(promise) }
+        }
+
+        func flush(context: ChannelHandlerContext) {
+            guard resetting else {
+                context.flush()
+                return
+            }
+            let promises = failed
+            failed = []
+            for promise in promises { promise.fail(ChannelError.ioOnClosedChannel) }
+            context.close(promise: nil)
+        }
+    }
+
+    /// The application's end: keeps what the handler passed up.
+    final class Received: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        var bytes: [UInt8] = []
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            bytes += unwrapInboundIn(data).readableBytesView
+        }
+    }
+}
