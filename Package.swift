@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(name: "HiSynthLibraryTests", dependencies: ["HiSynthLibrary", "HiSynth", "ProsperoTestSupport"]),
         .testTarget(name: "LiveHostTests", dependencies: ["LiveHost", "LiveHostPOSIX", "Enobarbus", "Horatio", "ProsperoTestSupport", "Hecate", "Ariel", "Prospero", "Touchstone", "HiSynth", "InstrumentSettings"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),
-        .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz"]),
+        .testTarget(name: "FuzzTests", dependencies: ["ProsperoFuzz", "StudioServer"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Horatio", "HapticsEvdev", "CEvdevRumble", "Ariel", "Touchstone", "ProsperoTestSupport"]),
         .testTarget(name: "GamesTests", dependencies: ["Games", "Haptics", "Ariel", "Enobarbus", "Touchstone", "AllocationCounting", "ProsperoTestSupport"]),
         .testTarget(name: "OberonTests", dependencies: ["Oberon", "Ariel", "AllocationCounting", "ProsperoTestSupport"]),

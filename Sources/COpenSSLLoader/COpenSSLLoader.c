@@ -15,6 +15,11 @@ typedef struct ssl_ctx_st SSL_CTX;
 typedef struct ssl_method_st SSL_METHOD;
 typedef struct bio_st BIO;
 typedef struct bio_method_st BIO_METHOD;
+typedef struct ssl_session_st SSL_SESSION;
+typedef struct evp_md_st EVP_MD;
+typedef struct evp_cipher_st EVP_CIPHER;
+typedef struct evp_cipher_ctx_st EVP_CIPHER_CTX;
+typedef struct engine_st ENGINE;
 
 enum {
     SSL_FILETYPE_PEM = 1,
@@ -43,6 +48,22 @@ static struct {
     int (*ctx_set_cipher_list)(SSL_CTX *, const char *);
     void (*set_connect_state)(SSL *);
     int (*renegotiate)(SSL *);
+    int (*key_update)(SSL *, int);
+    // A test client's forged records (pj_tls_client_seal): the session's keys, TLS 1.2's PRF and AES-128-GCM.
+    SSL_SESSION *(*get_session)(const SSL *);
+    size_t (*session_master_key)(const SSL_SESSION *, unsigned char *, size_t);
+    size_t (*client_random)(const SSL *, unsigned char *, size_t);
+    size_t (*server_random)(const SSL *, unsigned char *, size_t);
+    int (*ssl_set_cipher_list)(SSL *, const char *);
+    const EVP_MD *(*sha256)(void);
+    unsigned char *(*hmac)(const EVP_MD *, const void *, int, const unsigned char *, size_t, unsigned char *, unsigned int *);
+    const EVP_CIPHER *(*aes_128_gcm)(void);
+    EVP_CIPHER_CTX *(*cipher_ctx_new)(void);
+    void (*cipher_ctx_free)(EVP_CIPHER_CTX *);
+    int (*encrypt_init)(EVP_CIPHER_CTX *, const EVP_CIPHER *, ENGINE *, const unsigned char *, const unsigned char *);
+    int (*cipher_ctrl)(EVP_CIPHER_CTX *, int, int, void *);
+    int (*encrypt_update)(EVP_CIPHER_CTX *, unsigned char *, int *, const unsigned char *, int);
+    int (*encrypt_final)(EVP_CIPHER_CTX *, unsigned char *, int *);
     SSL_CTX *(*ctx_new)(const SSL_METHOD *);
     void (*ctx_free)(SSL_CTX *);
     int (*ctx_use_chain_file)(SSL_CTX *, const char *);
@@ -77,6 +98,10 @@ struct pj_tls_connection {
     BIO *in;   // bytes from the peer (the SSL's read BIO)
     BIO *out;  // bytes for the peer (the SSL's write BIO)
     char error[256];
+    // A test client's TLS 1.2 key block as it was when pj_tls_client_keep_keys ran (a renegotiation's ClientHello
+    // replaces the randoms and the session the keys came from, not the keys in use).
+    unsigned char seal_keys[40];
+    int seal_ready;
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -114,6 +139,21 @@ static void load_once(void) {
     RESOLVE(ssl, ctx_set_cipher_list, "SSL_CTX_set_cipher_list");
     RESOLVE(ssl, set_connect_state, "SSL_set_connect_state");
     RESOLVE(ssl, renegotiate, "SSL_renegotiate");
+    RESOLVE(ssl, key_update, "SSL_key_update");
+    RESOLVE(ssl, get_session, "SSL_get_session");
+    RESOLVE(ssl, session_master_key, "SSL_SESSION_get_master_key");
+    RESOLVE(ssl, client_random, "SSL_get_client_random");
+    RESOLVE(ssl, server_random, "SSL_get_server_random");
+    RESOLVE(ssl, ssl_set_cipher_list, "SSL_set_cipher_list");
+    RESOLVE(crypto, sha256, "EVP_sha256");
+    RESOLVE(crypto, hmac, "HMAC");
+    RESOLVE(crypto, aes_128_gcm, "EVP_aes_128_gcm");
+    RESOLVE(crypto, cipher_ctx_new, "EVP_CIPHER_CTX_new");
+    RESOLVE(crypto, cipher_ctx_free, "EVP_CIPHER_CTX_free");
+    RESOLVE(crypto, encrypt_init, "EVP_EncryptInit_ex");
+    RESOLVE(crypto, cipher_ctrl, "EVP_CIPHER_CTX_ctrl");
+    RESOLVE(crypto, encrypt_update, "EVP_EncryptUpdate");
+    RESOLVE(crypto, encrypt_final, "EVP_EncryptFinal_ex");
     RESOLVE(ssl, ctx_new, "SSL_CTX_new");
     RESOLVE(ssl, ctx_free, "SSL_CTX_free");
     RESOLVE(ssl, ctx_use_chain_file, "SSL_CTX_use_certificate_chain_file");
@@ -223,11 +263,90 @@ static int outcome(pj_tls_connection *c, int r);
 
 pj_tls_connection *pj_tls_connection_new(pj_tls_context *context) { return connection_new(context, 0); }
 
-pj_tls_connection *pj_tls_client_connection_new(pj_tls_context *context) { return connection_new(context, 1); }
+pj_tls_connection *pj_tls_client_connection_new(pj_tls_context *context) {
+    pj_tls_connection *c = connection_new(context, 1);
+    // TLS 1.2 with AES-128-GCM only, so that pj_tls_client_seal knows the record protection without asking.
+    if (c && api.ssl_set_cipher_list(c->ssl, "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256") != 1) {
+        pj_tls_connection_free(c);
+        api.err_clear();
+        return NULL;
+    }
+    return c;
+}
+
+/// TLS 1.2's PRF with SHA-256 (RFC 5246 §5): `count` bytes of P_SHA256(secret, label + seed).
+static int prf_sha256(const unsigned char *secret, size_t secret_length, const char *label, const unsigned char *seed,
+                      size_t seed_length, unsigned char *out, size_t count) {
+    unsigned char label_seed[128], a[32 + 128], block[32];
+    size_t label_length = strlen(label);
+    if (label_length + seed_length > sizeof label_seed) return 0;
+    memcpy(label_seed, label, label_length);
+    memcpy(label_seed + label_length, seed, seed_length);
+    size_t ls = label_length + seed_length;
+    unsigned int n = 0;
+    // A(1) = HMAC(secret, label + seed); each block is HMAC(secret, A(i) + label + seed).
+    if (!api.hmac(api.sha256(), secret, (int)secret_length, label_seed, ls, a, &n)) return 0;
+    for (size_t done = 0; done < count;) {
+        memcpy(a + 32, label_seed, ls);
+        if (!api.hmac(api.sha256(), secret, (int)secret_length, a, 32 + ls, block, &n)) return 0;
+        size_t take = count - done < 32 ? count - done : 32;
+        memcpy(out + done, block, take);
+        done += take;
+        if (!api.hmac(api.sha256(), secret, (int)secret_length, a, 32, a, &n)) return 0;
+    }
+    return 1;
+}
+
+int pj_tls_client_keep_keys(pj_tls_connection *c) {
+    SSL_SESSION *session = api.get_session(c->ssl);
+    if (!session) return PJ_TLS_FAILED;
+    unsigned char master[48], seed[64];
+    if (api.session_master_key(session, master, sizeof master) != sizeof master) return PJ_TLS_FAILED;
+    // key_block's seed is server_random + client_random; it holds client key, server key, client IV, server IV.
+    if (api.server_random(c->ssl, seed, 32) != 32 || api.client_random(c->ssl, seed + 32, 32) != 32) return PJ_TLS_FAILED;
+    if (!prf_sha256(master, sizeof master, "key expansion", seed, sizeof seed, c->seal_keys, sizeof c->seal_keys)) return PJ_TLS_FAILED;
+    c->seal_ready = 1;
+    return PJ_TLS_OK;
+}
+
+long pj_tls_client_seal(pj_tls_connection *c, uint8_t type, const uint8_t *plaintext, size_t count, uint64_t sequence,
+                        uint8_t *out, size_t capacity) {
+    if (!c->seal_ready || count > 16384 || capacity < 5 + 8 + count + 16) return PJ_TLS_FAILED;
+    const unsigned char *keys = c->seal_keys;
+    unsigned char nonce[12], aad[13];
+    memcpy(nonce, keys + 32, 4);
+    for (int i = 0; i < 8; i++) nonce[4 + i] = aad[i] = (unsigned char)(sequence >> (56 - 8 * i));
+    aad[8] = type; aad[9] = 3; aad[10] = 3; aad[11] = (unsigned char)(count >> 8); aad[12] = (unsigned char)count;
+    size_t length = 8 + count + 16;
+    out[0] = type; out[1] = 3; out[2] = 3; out[3] = (uint8_t)(length >> 8); out[4] = (uint8_t)length;
+    memcpy(out + 5, nonce + 4, 8);
+    EVP_CIPHER_CTX *ctx = api.cipher_ctx_new();
+    if (!ctx) return PJ_TLS_FAILED;
+    int ok = 0, n = 0;
+    enum { GCM_SET_IVLEN = 0x9, GCM_GET_TAG = 0x10 };
+    if (api.encrypt_init(ctx, api.aes_128_gcm(), NULL, NULL, NULL) == 1 && api.cipher_ctrl(ctx, GCM_SET_IVLEN, 12, NULL) == 1
+        && api.encrypt_init(ctx, NULL, NULL, keys, nonce) == 1 && api.encrypt_update(ctx, NULL, &n, aad, sizeof aad) == 1
+        && (count == 0 || api.encrypt_update(ctx, out + 13, &n, plaintext, (int)count) == 1)
+        && api.encrypt_final(ctx, out + 13 + count, &n) == 1 && api.cipher_ctrl(ctx, GCM_GET_TAG, 16, out + 13 + count) == 1)
+        ok = 1;
+    api.cipher_ctx_free(ctx);
+    api.err_clear();
+    return ok ? (long)(5 + length) : PJ_TLS_FAILED;
+}
 
 int pj_tls_renegotiate(pj_tls_connection *c) {
     api.err_clear();
     if (api.renegotiate(c->ssl) != 1) { take_errors(c->error, sizeof c->error, "renegotiation refused"); return PJ_TLS_FAILED; }
+    int r = api.do_handshake(c->ssl);
+    if (r == 1) return PJ_TLS_OK;
+    int o = outcome(c, r);
+    return o == PJ_TLS_CLOSED ? PJ_TLS_FAILED : o;
+}
+
+int pj_tls_key_update(pj_tls_connection *c) {
+    api.err_clear();
+    // SSL_KEY_UPDATE_REQUESTED (1): the peer must answer with a key update of its own.
+    if (api.key_update(c->ssl, 1) != 1) { take_errors(c->error, sizeof c->error, "key update refused"); return PJ_TLS_FAILED; }
     int r = api.do_handshake(c->ssl);
     if (r == 1) return PJ_TLS_OK;
     int o = outcome(c, r);

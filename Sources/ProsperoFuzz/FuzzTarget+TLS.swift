@@ -2,14 +2,15 @@ import Foundation
 import StudioServer
 
 /// The studio's TLS handler (`StudioTLSHandler`, through `StudioTLSHarness`) against a real OpenSSL client, scripted
-/// by the fuzzer's bytes: handshakes, TLS 1.2 renegotiations, application data, close_notify, records delivered whole,
+/// by the fuzzer's bytes: handshakes, TLS 1.2 renegotiations, TLS 1.3 key updates, records the client seals itself
+/// (close_notify in the middle of a renegotiation, any content type), application data, close_notify, records delivered whole,
 /// split or with a byte flipped, raw bytes, resets of the socket in the middle of a write, the server's own writes and
 /// closes, half-closes and simulated time. Nothing may crash or touch freed memory (run it under AddressSanitizer:
 /// `scripts/fuzz tlsConnection`), and the plaintext the handler passes up is always a prefix of what the client sent.
 ///
-/// Input: the first byte's low bit picks TLS 1.2 (1) or 1.3 (0); then one operation per byte (its value modulo 13),
+/// Input: the first byte's low bit picks TLS 1.2 (1) or 1.3 (0); then one operation per byte (its value modulo 16),
 /// some taking the next byte as an argument. At most 64 operations run.
-enum TLSConnectionFuzz {
+public enum TLSConnectionFuzz {
     /// A certificate and key made for this target only (P-256, self-signed, CN prospero-fuzz.invalid): the server
     /// needs one to handshake at all. It protects nothing.
     static let certificatePEM = """
@@ -34,7 +35,7 @@ QVMlsDQzbpg1mLlUuQh2VK8VH6mhRANCAARzLlzUo2fs82oHkxqsTX7dssJ0mSOH
 """
 
     /// The PEM files, written once per process.
-    static let files: (certificate: String, key: String)? = {
+    public static let files: (certificate: String, key: String)? = {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-fuzz-tls-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let certificate = directory.appendingPathComponent("cert.pem"), key = directory.appendingPathComponent("key.pem")
@@ -57,7 +58,7 @@ QVMlsDQzbpg1mLlUuQh2VK8VH6mhRANCAARzLlzUo2fs82oHkxqsTX7dssJ0mSOH
         func deliver(_ records: [UInt8]) { if !records.isEmpty { server.deliver(records) } }
         for _ in 0..<maximumOperations {
             guard let operation = input.next() else { break }
-            switch operation % 13 {
+            switch operation % 16 {
             case 0:
                 client.handshake()
                 deliver(client.takeOutput())
@@ -89,8 +90,17 @@ QVMlsDQzbpg1mLlUuQh2VK8VH6mhRANCAARzLlzUo2fs82oHkxqsTX7dssJ0mSOH
                 server.serverClose()
             case 11:
                 server.peerHalfClose()
-            default:
+            case 12:
                 server.advance(milliseconds: Int64(argument()) * 10)
+            case 13:
+                client.keyUpdate()
+            case 14:
+                // A forged close_notify, after whatever the client queued (a renegotiation's ClientHello, say).
+                deliver(client.takeOutput() + client.sealedCloseNotify())
+            default:
+                // A sealed record of any type with the next bytes as its content.
+                let type = UInt8(truncatingIfNeeded: argument())
+                deliver(client.takeOutput() + client.seal(type: type, (0..<argument()).compactMap { _ in input.next() }))
             }
             client.feed(server.takeWritten())
             _ = client.read()

@@ -37,7 +37,10 @@ public final class StudioTLSHarness {
     }
 
     /// From now on every write fails and the next flush closes the channel from inside it (a reset socket).
-    public func resetSocket() { socket.resetting = true }
+    public func resetSocket() { socket.mode = .resetting }
+
+    /// From now on nothing written goes out (a peer that stopped reading, its window closed): writes wait.
+    public func stallSocket() { socket.mode = .stalled }
 
     /// The peer closed its side without close_notify (TCP FIN).
     public func peerHalfClose() {
@@ -86,29 +89,41 @@ public final class StudioTLSHarness {
         loop.run()
     }
 
-    /// The socket's stand-in: passes writes on until ``resetting``, then fails them and closes inside the flush.
+    /// The socket's stand-in: passes writes on; once resetting, fails them and closes inside the flush; once
+    /// stalled, holds them until the channel closes.
     final class Socket: ChannelOutboundHandler {
         typealias OutboundIn = ByteBuffer
-        var resetting = false
-        private var failed: [EventLoopPromise<Void>] = []
+        enum Mode { case open, resetting, stalled }
+        var mode = Mode.open
+        private var held: [EventLoopPromise<Void>] = []
 
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-            guard resetting else {
-                context.write(data, promise: promise)
+            guard mode == .open else {
+                if let promise { held.append(promise) }
                 return
             }
-            if let promise { failed.append(promise) }
+            context.write(data, promise: promise)
         }
 
         func flush(context: ChannelHandlerContext) {
-            guard resetting else {
-                context.flush()
-                return
+            switch mode {
+            case .open: context.flush()
+            case .stalled: break
+            case .resetting:
+                failHeld()
+                context.close(promise: nil)
             }
-            let promises = failed
-            failed = []
+        }
+
+        func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+            failHeld()
+            context.close(mode: mode, promise: promise)
+        }
+
+        private func failHeld() {
+            let promises = held
+            held = []
             for promise in promises { promise.fail(ChannelError.ioOnClosedChannel) }
-            context.close(promise: nil)
         }
     }
 

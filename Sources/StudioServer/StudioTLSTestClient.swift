@@ -6,6 +6,8 @@ import COpenSSLLoader
 public final class StudioTLSTestClient {
     private let context: OpaquePointer
     private let connection: OpaquePointer
+    /// The number of the client's next protected record (from its ChangeCipherSpec on), for ``seal(type:_:)``.
+    private var nextRecord: UInt64?
 
     /// - Parameter maximumTLS12: at most TLS 1.2 (which has renegotiation), else TLS 1.3 when the server takes it.
     public init(maximumTLS12: Bool) throws(StudioTLSError) {
@@ -32,11 +34,21 @@ public final class StudioTLSTestClient {
 
     /// Advances the handshake (the first call makes the ClientHello).
     @discardableResult
-    public func handshake() -> Progress { Self.progress(pj_tls_handshake(connection)) }
+    public func handshake() -> Progress {
+        let progress = Self.progress(pj_tls_handshake(connection))
+        // The keys in use from now on, for seal(type:_:) (a later renegotiation replaces what they came from).
+        if progress == .done && !keptKeys { keptKeys = pj_tls_client_keep_keys(connection) == Int32(PJ_TLS_OK) }
+        return progress
+    }
+    private var keptKeys = false
 
     /// Queues a TLS 1.2 renegotiation's ClientHello (encrypted, after a finished handshake).
     @discardableResult
     public func renegotiate() -> Progress { Self.progress(pj_tls_renegotiate(connection)) }
+
+    /// Queues a TLS 1.3 KeyUpdate asking the server for one back (reading it makes the server write).
+    @discardableResult
+    public func keyUpdate() -> Progress { Self.progress(pj_tls_key_update(connection)) }
 
     /// Encrypts `bytes` (application data); false when the connection cannot.
     @discardableResult
@@ -47,6 +59,10 @@ public final class StudioTLSTestClient {
 
     /// Queues close_notify.
     public func shutdown() { pj_tls_shutdown(connection) }
+
+    /// close_notify as a sealed record (``seal(type:_:)``): for the moments OpenSSL refuses to send one itself, as in
+    /// the middle of a renegotiation.
+    public func sealedCloseNotify() -> [UInt8] { seal(type: 21, [1, 0]) }
 
     /// Bytes from the server.
     public func feed(_ bytes: [UInt8]) {
@@ -67,7 +83,34 @@ public final class StudioTLSTestClient {
         guard pending > 0 else { return [] }
         var out = [UInt8](repeating: 0, count: pending)
         let n = out.withUnsafeMutableBufferPointer { pj_tls_take_output(connection, $0.baseAddress!, $0.count) }
+        let records = Array(out.prefix(n))
+        count(records)
+        return records
+    }
+
+    /// A record OpenSSL would not write now (an alert in the middle of a renegotiation, a handshake message out of
+    /// place), protected with the client's current TLS 1.2 keys as the next record: what a hostile client can send.
+    /// Empty before the client's ChangeCipherSpec, under TLS 1.3, or past 16 KiB. The client's own later records are
+    /// then out of step (the server refuses them), as after any forged record.
+    public func seal(type: UInt8, _ plaintext: [UInt8]) -> [UInt8] {
+        guard let sequence = nextRecord, plaintext.count <= 16_384 else { return [] }
+        var out = [UInt8](repeating: 0, count: plaintext.count + 29)
+        let n = plaintext.withUnsafeBufferPointer { text in
+            out.withUnsafeMutableBufferPointer { pj_tls_client_seal(connection, type, text.baseAddress, text.count, sequence, $0.baseAddress!, $0.count) }
+        }
+        guard n > 0 else { return [] }
+        nextRecord = sequence + 1
         return Array(out.prefix(n))
+    }
+
+    /// Counts the protected records in what the client wrote: numbering starts after its ChangeCipherSpec (type 20).
+    private func count(_ records: [UInt8]) {
+        var at = 0
+        while at + 5 <= records.count {
+            let type = records[at], length = Int(records[at + 3]) << 8 | Int(records[at + 4])
+            if type == 20 { nextRecord = 0 } else if let n = nextRecord { nextRecord = n + 1 }
+            at += 5 + length
+        }
     }
 
     private static func progress(_ result: Int32) -> Progress {

@@ -37,8 +37,18 @@ pj_tls_connection *pj_tls_connection_new(pj_tls_context *context);
 /// 1.2 at least, at most 1.2 when `maximum_tls12` is non-zero (1.3 otherwise), certificates not verified.
 /// NULL when OpenSSL is not loaded or out of memory.
 pj_tls_context *pj_tls_client_context_new(int maximum_tls12);
-/// A client-side connection in the connect state (pj_tls_handshake drives it). NULL when out of memory.
+/// A client-side connection in the connect state (pj_tls_handshake drives it), offering TLS 1.2's AES-128-GCM suites
+/// only. NULL when out of memory.
 pj_tls_connection *pj_tls_client_connection_new(pj_tls_context *context);
+/// Keeps the client's TLS 1.2 AES-128-GCM keys of now (call when its handshake is done) for pj_tls_client_seal.
+/// PJ_TLS_OK, or PJ_TLS_FAILED (TLS 1.3, no session).
+int pj_tls_client_keep_keys(pj_tls_connection *connection);
+/// A record the client's OpenSSL will not write itself, protected as it would be: `count` (≤ 16 384) bytes of
+/// `plaintext` as content type `type`, sealed with the kept write key at record number `sequence` (counted from the
+/// client's Finished, 0). Into `out` (`capacity` ≥ count + 29): the record's length, or PJ_TLS_FAILED (no keys kept).
+/// For tests and fuzzing: an alert after a renegotiation's ClientHello, say.
+long pj_tls_client_seal(pj_tls_connection *connection, uint8_t type, const uint8_t *plaintext, size_t count, uint64_t sequence,
+                        uint8_t *out, size_t capacity);
 void pj_tls_connection_free(pj_tls_connection *connection);
 
 /// Results of the calls below.
@@ -60,6 +70,9 @@ long pj_tls_write(pj_tls_connection *connection, const uint8_t *bytes, size_t co
 /// A client's TLS 1.2 renegotiation: queues a new ClientHello. PJ_TLS_OK, PJ_TLS_WANT_MORE (the usual answer: the
 /// server must reply), or PJ_TLS_FAILED (TLS 1.3 has no renegotiation).
 int pj_tls_renegotiate(pj_tls_connection *connection);
+/// A TLS 1.3 KeyUpdate that asks the peer to update its keys too (so that reading it makes the peer write).
+/// PJ_TLS_OK, or PJ_TLS_FAILED (TLS 1.2 has none).
+int pj_tls_key_update(pj_tls_connection *connection);
 /// Queues close_notify.
 void pj_tls_shutdown(pj_tls_connection *connection);
 /// Bytes waiting to go to the socket.
