@@ -170,7 +170,7 @@ struct StudioTrustTests {
         #expect(process.terminationStatus == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 
-    @Test("HTTPS from OpenSSL's own client: whole files over keep-alive and 16 connections at once, TLS 1.0/1.1 refused, hostile handshakes end only their connection, close_notify answered; a key that does not match its certificate stops the start with OpenSSL's reason",
+    @Test("HTTPS from OpenSSL's own client: whole files over keep-alive and 16 connections at once, TLS 1.0/1.1 and TLS 1.2 without forward secrecy or AEAD refused, hostile handshakes end only their connection, close_notify answered (a half-close too); a key that does not match its certificate stops the start with OpenSSL's reason",
           .enabled(if: TestPeers.enabled(TestPeers.executable("openssl") != nil && TestPeers.executable("python3") != nil)))
     func httpsForAnyClient() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("studio-tls-\(UUID().uuidString)")

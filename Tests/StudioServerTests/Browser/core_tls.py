@@ -1,6 +1,7 @@
 """The studio's HTTPS as any TLS client sees it (Python's ssl, on the system's OpenSSL): files come whole over one
-keep-alive connection and over 16 at once, TLS 1.0 and 1.1 are refused, a hostile or broken handshake only ends its
-own connection, a client that closes properly gets close_notify back, and the server serves on after all of it.
+keep-alive connection and over 16 at once, TLS 1.0 and 1.1 are refused and so are TLS 1.2's suites without forward
+secrecy or AEAD, a hostile or broken handshake only ends its own connection, a client that closes properly (or only
+half-closes) gets close_notify back, and the server serves on after all of it.
 
     python3 core_tls.py PORT CA.pem TOKEN RESOURCE_DIR PATH…      (each PATH is served from RESOURCE_DIR/PATH)
 """
@@ -116,6 +117,48 @@ def ends_within(payload, seconds=5, what=""):
     finally:
         raw.close()
 
+
+# TLS 1.2 offers forward-secret AEAD suites only: no RSA key exchange, no CBC, no SHA-1 MACs.
+for suite in ("AES128-SHA", "AES256-GCM-SHA384", "ECDHE-RSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA", "ECDHE-RSA-AES128-SHA256"):
+    weak = context(maximum=ssl.TLSVersion.TLSv1_2)
+    weak.set_ciphers(suite + ":@SECLEVEL=0")
+    try:
+        with weak.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=10), server_hostname="127.0.0.1") as tls:
+            fail(f"TLS 1.2 with {suite} was accepted ({tls.cipher()[0]})")
+    except (ssl.SSLError, ConnectionResetError, OSError):
+        pass
+with connect(maximum=ssl.TLSVersion.TLSv1_2) as tls:
+    suite = tls.cipher()[0]
+    if not suite.startswith("ECDHE-") or not ("GCM" in suite or "CHACHA20" in suite):
+        fail(f"TLS 1.2 negotiated {suite}")
+    print(f"TLS 1.2: {suite}; RSA key exchange, CBC and SHA-1 suites refused")
+
+
+def records(data):
+    """The TLS record types in raw bytes from the server."""
+    types, at = [], 0
+    while at + 5 <= len(data):
+        types.append(data[at])
+        at += 5 + int.from_bytes(data[at + 3:at + 5], "big")
+    return types
+
+
+# A client that half-closes (TCP FIN, no close_notify) after its answer gets close_notify before the socket closes.
+with connect(maximum=ssl.TLSVersion.TLSv1_2) as tls:
+    expect_file(tls, paths[0])
+    raw = socket.socket(fileno=os.dup(tls.fileno()))
+    raw.shutdown(socket.SHUT_WR)
+    raw.settimeout(10)
+    rest = b""
+    while True:
+        chunk = raw.recv(65536)
+        if not chunk:
+            break
+        rest += chunk
+    raw.close()
+    if records(rest)[-1:] != [21]:
+        fail(f"after a half-close the server sent records {records(rest)}, not an alert (close_notify) last")
+print("half-close answered with close_notify")
 
 # A handshake record of garbage, a record claiming 16 KB then cut short by the client, random bytes after 0x16.
 ends_within(b"\x16\x03\x01\x00\x20" + bytes(range(32)), what="a garbage ClientHello")
