@@ -94,6 +94,7 @@ public final class StudioApp: Sendable {
             FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
         }
         StandardOutput.line("studio: " + assembly.server.server.outbound.summary)
+        StandardOutput.line("studio: " + assembly.server.server.census.summary)
         let ticks = assembly.server.server.ticks
         StandardOutput.line("studio: \(ticks.all) ticks, \(ticks.ridden) of them on browser audio's wake-ups")
         StandardOutput.line(LiveCommand.summary(stop.reason, assembly.input.finalStatus))

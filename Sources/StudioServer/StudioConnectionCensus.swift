@@ -43,7 +43,7 @@ public final class StudioConnectionCensus: Sendable {
 
     /// A ticket for a new connection from `block` (nil: an address not counted per block), or nil when it must be
     /// closed. `close` closes it at once (called from any thread).
-    func admit(_ block: StudioAddressBlock?, close: @escaping @Sendable () -> Void) -> Int? {
+    public func admit(_ block: StudioAddressBlock?, close: @escaping @Sendable () -> Void) -> Int? {
         state.withLock { s in
             guard s.counts.open < maximumConnections else {
                 s.counts.refusedTotal += 1
@@ -65,7 +65,7 @@ public final class StudioConnectionCensus: Sendable {
     }
 
     /// The connection with `ticket` from `block` closed.
-    func leave(_ ticket: Int, block: StudioAddressBlock?) {
+    public func leave(_ ticket: Int, block: StudioAddressBlock?) {
         state.withLock { s in
             guard s.closers.removeValue(forKey: ticket) != nil else { return }
             s.counts.open -= 1
@@ -80,6 +80,14 @@ public final class StudioConnectionCensus: Sendable {
     func countTimedOut() { state.withLock { $0.counts.cutTimedOut += 1 } }
 
     public var counts: Counts { state.withLock { $0.counts } }
+
+    /// "connections: at most 12 open at once; 0 refused (the studio full), 0 refused (their address full),
+    /// 0 cut (not reading), 0 cut (idle or too slow)".
+    public var summary: String {
+        let c = counts
+        return "connections: at most \(c.highWater) open at once; \(c.refusedTotal) refused (the studio full), "
+            + "\(c.refusedPerAddress) refused (their address full), \(c.cutStalled) cut (not reading), \(c.cutTimedOut) cut (idle or too slow)"
+    }
 
     /// Closes every open connection now, whatever it waits for (the socket goes; nothing more is written).
     public func closeAll() {
