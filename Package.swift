@@ -81,8 +81,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Platform edge: the one atomic file writer (an exclusive, no-follow, private temporary beside the file, fsync,
+        // rename, fsync of the directory), for the settings file and the preset library alike.
+        .target(name: "ProsperoFiles"),
         // Edge: the user's HiSynth preset library on disk (XDG data dir) and `--preset` resolution.
-        .target(name: "HiSynthLibrary", dependencies: ["HiSynth"]),
+        .target(name: "HiSynthLibrary", dependencies: ["HiSynth", "ProsperoFiles"]),
         // Platform edge: JACK audio and MIDI. libjack is loaded at run time (no headers or library at build time).
         .target(name: "CJACKLoader", linkerSettings: [.linkedLibrary("dl")]),
         // Platform edge: the system's OpenSSL for the studio's HTTPS, loaded at run time (no TLS library to build).
@@ -121,7 +124,7 @@ let package = Package(
 
         // The settings file on disk (read, atomic write, the saver that writes a second after a change): the
         // file I/O edge of the portable settings codec, for the live commands and the studio alike.
-        .target(name: "ProsperoSettingsFiles", dependencies: ["InstrumentSettings"]),
+        .target(name: "ProsperoSettingsFiles", dependencies: ["InstrumentSettings", "ProsperoFiles"]),
 
         // Platform edge: the camera bridge's Python child (the venv scripts/camera-setup makes), for `prospero camera`
         // and the studio's page cameras (one long-lived process fed frames on a pipe, restarted with backoff).
@@ -216,6 +219,7 @@ let package = Package(
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting", "ProsperoTestSupport"]),
         .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "HiSynth", "Touchstone", "AllocationCounting", "LiveHost", "LiveHostPOSIX", "Hecate", "ProsperoTestSupport"]),
         .testTarget(name: "HiSynthTests", dependencies: ["HiSynth", "Ariel", "Touchstone", "ProsperoTestSupport", "AllocationCounting"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ProsperoFilesTests", dependencies: ["ProsperoFiles"]),
         .testTarget(name: "HiSynthLibraryTests", dependencies: ["HiSynthLibrary", "HiSynth", "ProsperoTestSupport"]),
         .testTarget(name: "LiveHostTests", dependencies: ["LiveHost", "LiveHostPOSIX", "Enobarbus", "Horatio", "ProsperoTestSupport", "Hecate", "Ariel", "Prospero", "Touchstone", "HiSynth", "InstrumentSettings"]),
         .testTarget(name: "ProsperoTests", dependencies: ["Prospero", "Enobarbus", "Ariel", "Horatio", "ProsperoTestSupport"]),

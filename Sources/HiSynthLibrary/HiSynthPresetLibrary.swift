@@ -1,18 +1,13 @@
 import Foundation
 import HiSynth
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ProsperoFiles
 
 /// The user's HiSynth presets on disk, beside the 15 factory presets that are always there.
 ///
 /// One JSON file per preset (the documented preset JSON) in `directory`, by default
 /// `$XDG_DATA_HOME/prospero/hisynth/`, or `~/.local/share/prospero/hisynth/` when XDG_DATA_HOME is
-/// unset or not absolute (XDG Base Directory spec). Writes go to a temporary file in the same
-/// directory, then `rename(2)`, so a reader never sees half a preset.
+/// unset or not absolute (XDG Base Directory spec). Writes are ``AtomicFile``'s (a private temporary file
+/// beside the preset, then `rename(2)`), so a reader never sees half a preset; a new preset file is 0600.
 ///
 /// This is an edge module: it touches files. The engine and codec (module HiSynth) never do.
 public struct HiSynthPresetLibrary: Sendable {
@@ -85,17 +80,10 @@ public struct HiSynthPresetLibrary: Sendable {
         } catch {
             throw .fileFailed(path: directory.path, reason: "cannot create the directory")
         }
-        let temporary = directory.appendingPathComponent(".\(UUID().uuidString).tmp")
-        do {
-            try Data(preset.json().utf8).write(to: temporary)
+        do throws(AtomicFileError) {
+            try AtomicFile.write(Array(preset.json().utf8), to: target.path)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw .fileFailed(path: temporary.path, reason: "cannot write")
-        }
-        guard rename(temporary.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw .fileFailed(path: target.path, reason: reason)
+            throw .fileFailed(path: target.path, reason: "\(error.step): \(error.reason)")
         }
         return target
     }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import InstrumentSettings
+import ProsperoFiles
 
 /// The settings file on disk: `$XDG_CONFIG_HOME/prospero/settings.json` (an absolute
 /// `XDG_CONFIG_HOME`, as the XDG base directory spec requires), else `~/.config/prospero/settings.json`.
@@ -11,9 +12,8 @@ import InstrumentSettings
 /// Reading never fails the caller: a missing file gives the defaults; a file too large, malformed or
 /// with a bad field gives the defaults plus a warning naming the field, and the file is renamed
 /// to `settings.json.bad-<unix time>` so the next save does not destroy what the player may want to
-/// repair. Writing is atomic: a temporary file in the same directory, written, `fsync`ed, renamed
-/// over the old one, and the directory `fsync`ed, so a crash leaves the old file or the new one,
-/// never a partial one.
+/// repair. Writing is ``AtomicFile``'s: a crash leaves the old file or the new one, never a partial one,
+/// and the temporary file beside it is created exclusively, never through a link, readable by the user only.
 public struct ProsperoSettingsFile: Sendable {
     public let path: String
 
@@ -93,42 +93,24 @@ public struct ProsperoSettingsFile: Sendable {
         return .bytes(Array(buffer.prefix(total)))
     }
 
-    /// Writes `settings` atomically (temporary file, fsync, rename, fsync of the directory).
+    /// Writes `settings` through ``AtomicFile`` (an exclusive, no-follow temporary of mode 0600 beside the file,
+    /// fsync, rename, fsync of the directory): a new settings file is 0600, one that existed keeps its mode.
     public func save(_ settings: ProsperoSettings) throws(ProsperoSettingsFileError) {
+        try save(settings, temporaryName: nil)
+    }
+
+    /// ``save(_:)`` with the temporary file's names from `temporaryName` (nil: random ones), for tests.
+    package func save(_ settings: ProsperoSettings, temporaryName: ((String) -> String)?) throws(ProsperoSettingsFileError) {
         try makeDirectory(directory)
-        let temporary = "\(path).tmp-\(getpid())"
         let bytes = Array(settings.jsonText.utf8)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("create \(temporary)", errno) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                close(fd)
-                unlink(temporary)
-                throw failure("write", e)
+        do throws(AtomicFileError) {
+            if let temporaryName {
+                try AtomicFile.write(bytes, to: path, temporaryName: temporaryName)
+            } else {
+                try AtomicFile.write(bytes, to: path)
             }
-            written += n
-        }
-        if fsync(fd) != 0 {
-            let e = errno
-            close(fd)
-            unlink(temporary)
-            throw failure("sync", e)
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let e = errno
-            unlink(temporary)
-            throw failure("rename", e)
-        }
-        // The rename itself is durable once the directory is synced.
-        let dir = open(directory, O_RDONLY | O_CLOEXEC)
-        if dir >= 0 {
-            _ = fsync(dir)
-            close(dir)
+        } catch {
+            throw ProsperoSettingsFileError(path: path, step: error.step, reason: error.reason)
         }
     }
 

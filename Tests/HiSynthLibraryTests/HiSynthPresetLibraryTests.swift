@@ -41,6 +41,9 @@ import Testing
         // No temporary files are left behind.
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(names.sorted() == ["%2Ehidden.json", "My%2FPluck: 🎹.json"])
+        // Written through the shared atomic writer: a new preset is the user's own.
+        let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
 
         // Saving again under the same name replaces the file.
         mine.envelope.release = 2

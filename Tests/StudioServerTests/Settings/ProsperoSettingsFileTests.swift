@@ -49,14 +49,42 @@ struct ProsperoSettingsFileTests {
         var s = ProsperoSettings()
         s.hecate.bpm = 77
         try file.save(s)
-        // A directory where the temporary file goes: creating it fails (EISDIR, for root too).
-        let temporary = "\(file.path).tmp-\(getpid())"
-        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        // A directory at every name the temporary may take: creating it fails (EEXIST, for root too).
+        try FileManager.default.createDirectory(atPath: dir + "/prospero/.taken.tmp", withIntermediateDirectories: false)
         s.hecate.bpm = 78
-        #expect(throws: ProsperoSettingsFileError.self) { try file.save(s) }
+        let error = #expect(throws: ProsperoSettingsFileError.self) { try file.save(s, temporaryName: { _ in ".taken.tmp" }) }
+        #expect(error?.path == file.path && error?.reason == String(cString: strerror(EEXIST)), "\(String(describing: error))")
         #expect(file.load().settings.hecate.bpm == 77)
         #expect(try String(contentsOfFile: file.path, encoding: .utf8) == { var old = s; old.hecate.bpm = 77; return old.jsonText }())
-        #expect(Self.files(in: dir + "/prospero") == ["settings.json", "settings.json.tmp-\(getpid())"])
+        #expect(Self.files(in: dir + "/prospero") == [".taken.tmp", "settings.json"])
+    }
+
+    @Test("the file is written through a private temporary: a new file is 0600, an existing one keeps its mode, a planted link is not followed")
+    func privateTemporary() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func mode(_ path: String) -> mode_t { var st = stat(); return lstat(path, &st) == 0 ? st.st_mode & 0o7777 : 0 }
+        let file = ProsperoSettingsFile(environment: ["XDG_CONFIG_HOME": dir])
+        var s = ProsperoSettings()
+        s.hecate.bpm = 90
+        try file.save(s)
+        #expect(mode(file.path) == 0o600)
+        #expect(mode(dir + "/prospero") == 0o700)
+        // Another user's link at the name the temporary takes first: the save uses another name, the link's file is untouched.
+        let victim = dir + "/victim"
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+        #expect(symlink(victim, dir + "/prospero/.planted.tmp") == 0)
+        var names = [".planted.tmp", ".mine.tmp"]
+        s.hecate.bpm = 91
+        try file.save(s, temporaryName: { _ in names.removeFirst() })
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
+        #expect(file.load().settings.hecate.bpm == 91)
+        #expect(Self.files(in: dir + "/prospero") == [".planted.tmp", "settings.json"])
+        // A file the user opened to others stays so.
+        #expect(chmod(file.path, 0o644) == 0)
+        s.hecate.bpm = 92
+        try file.save(s)
+        #expect(mode(file.path) == 0o644 && file.load().settings.hecate.bpm == 92)
     }
 
     @Test("hostile files: defaults, a warning naming the field, the file kept aside", arguments: [
