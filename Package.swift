@@ -168,7 +168,8 @@ let package = Package(
         .executableTarget(
             name: "prospero-studio",
             dependencies: [
-                "StudioApp", "ProsperoCommandLine",
+                // StudioServer: the connection limits' declaration, which its options fill.
+                "StudioApp", "ProsperoCommandLine", "StudioServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
