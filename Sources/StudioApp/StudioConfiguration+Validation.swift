@@ -12,7 +12,7 @@ extension StudioConfiguration {
         guard (0...65535).contains(port) else { throw invalid("--port must be 0…65535") }
         guard (0...65535).contains(oscPort) else { throw invalid("--osc-port must be 0…65535") }
         guard (1...16).contains(browserGroup) else { throw invalid("--browser-group must be 1…16 blocks, not \(browserGroup)") }
-        if let token, !StudioToken.isValid(token) { throw invalid("--token must be 8…128 letters, digits, '-', '_' or '.'") }
+        if let token, !StudioToken.isValid(token) { throw invalid("the token must be 8…128 letters, digits, '-', '_' or '.'") }
         if let tls {
             for file in [tls.certificate, tls.key] where !FileManager.default.isReadableFile(atPath: file) {
                 throw invalid("--tls: cannot read '\(file)'")

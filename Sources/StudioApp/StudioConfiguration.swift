@@ -22,7 +22,9 @@ public struct StudioConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// HTTP port, 0…65535 (0 picks a free one).
     public var port = 8080
-    /// Access token beyond loopback (8…128 letters, digits, - _ .); nil there: a random one.
+    /// The access token (8…128 letters, digits, - _ .), required on any host, loopback too; nil: none on loopback,
+    /// a random one beyond it. The front end fills it from a file or the environment (``chosenToken(file:environment:)``),
+    /// never from its command line.
     public var token: String?
     /// Connection caps and timeouts of the web server.
     public var limits = StudioConnectionLimits()

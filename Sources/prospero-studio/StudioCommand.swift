@@ -2,6 +2,12 @@ import ArgumentParser
 import ProsperoCommandLine
 import StudioApp
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `prospero studio`: the local web app. Serves Home and every instrument's page, runs the active
 /// instrument's engine once in this process (through JACK, streamed to the pages with `--audio browser`,
 /// or nothing with `--audio none`), and feeds it the shared OSC inputs.
@@ -17,9 +23,11 @@ struct StudioCommand: ParsableCommand {
         commandName: "prospero studio",
         abstract: "The studio: play and see every instrument in a browser (a phone on the LAN becomes a touch surface).",
         discussion: """
-            Open the printed URL. Loopback (127.0.0.1) needs no token; any other --host needs one: --token T or a random
-            one printed in the URL (http://HOST:PORT/?token=…), exchanged for a cookie on first visit. Face and hand
-            senders send OSC to --osc-host:--osc-port as for `prospero hecate`/`hands`.
+            Open the printed URL. Loopback (127.0.0.1) needs no token; any other --host needs one: a random one printed
+            in the URL (http://HOST:PORT/?token=…), exchanged for a cookie on first visit, or your own from
+            --token-file FILE (its first line) or the environment variable PROSPERO_STUDIO_TOKEN, never from the command
+            line, where every user of the machine can read it. Face and hand senders send OSC to --osc-host:--osc-port
+            as for `prospero hecate`/`hands`.
             """
     )
 
@@ -37,8 +45,10 @@ struct StudioCommand: ParsableCommand {
         valueName: "BLOCKS"))
     var browserGroup: Int = StudioConfiguration().browserGroup
 
-    @Option(help: "Access token for --host beyond loopback (8…128 letters, digits, - _ .); default: a random one.")
-    var token: String?
+    @Option(name: .customLong("token-file"), help: ArgumentHelp(
+        "Read the access token from FILE's first line (8…128 letters, digits, - _ .); without it: $PROSPERO_STUDIO_TOKEN, else a random one beyond loopback and none on it. A chosen token is needed on loopback too.",
+        valueName: "FILE"))
+    var tokenFile: String?
 
     @Option(name: .customLong("tls"), parsing: .upToNextOption, help: "Serve HTTPS: --tls CERT.pem KEY.pem (e.g. made with mkcert).")
     var tls: [String] = []
@@ -85,12 +95,12 @@ struct StudioCommand: ParsableCommand {
         do { try c.validate() } catch { throw ValidationError(error.message) }
     }
 
-    /// The options as the studio's configuration (Hecate's user packs are read by ``run()``).
+    /// The options as the studio's configuration (the token and Hecate's user packs are read by ``run()``: a token
+    /// file is read once, so that a pipe, `--token-file <(…)`, works).
     func configuration() throws -> StudioConfiguration {
         var c = StudioConfiguration()
         c.host = host
         c.port = port
-        c.token = token
         if tls.count == 2 { c.tls = (tls[0], tls[1]) }
         c.audio = StudioConfiguration.AudioMode(rawValue: audio) ?? .auto
         c.browserGroup = browserGroup
@@ -111,6 +121,12 @@ struct StudioCommand: ParsableCommand {
 
     func run() throws {
         var c = try configuration()
+        do { c.token = try StudioConfiguration.chosenToken(file: tokenFile, environment: c.environment) } catch {
+            throw ValidationError(error.message)
+        }
+        // The studio's children (the camera bridge) have no use for the token: it leaves the environment they inherit.
+        c.environment[StudioConfiguration.tokenEnvironmentVariable] = nil
+        unsetenv(StudioConfiguration.tokenEnvironmentVariable)
         // Hecate's user packs: the same directory and validation as `prospero hecate --pack ID`.
         let packs = HecateUserPackFiles.library(environment: c.environment)
         c.hecatePacks = packs.library

@@ -7,7 +7,7 @@ import Testing
 @Suite("prospero studio", .serialized)
 struct StudioCommandTests {
     /// Starts `prospero studio` with `arguments`; returns the process, its output file and the URL it printed.
-    /// `environment` replaces the inherited one when given.
+    /// `environment` replaces the inherited one when given (the inherited one without a chosen token otherwise).
     static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> (Process, URL, String) {
         let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable (swift build)")
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("studio-\(UUID().uuidString).log")
@@ -15,7 +15,7 @@ struct StudioCommandTests {
         let process = Process()
         process.executableURL = prospero
         process.arguments = ["studio"] + arguments
-        if let environment { process.environment = environment }
+        process.environment = environment ?? Self.environment(token: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
@@ -31,6 +31,14 @@ struct StudioCommandTests {
         }
         kill(process.processIdentifier, SIGKILL)
         throw RawClient.Failure("prospero studio printed no URL: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+    }
+
+    /// This process's environment with the studio's token variable set to `token` (nil: removed). The token is
+    /// never an argument: every user of the machine reads a process's command line.
+    static func environment(token: String?) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PROSPERO_STUDIO_TOKEN"] = token
+        return environment
     }
 
     func port(of url: String) -> Int { Int(url.split(separator: ":").last!.split(separator: "/").first!)! }
@@ -74,7 +82,7 @@ struct StudioCommandTests {
         process.waitUntilExit()
 
         let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable")
-        for (arguments, message) in [(["--audio", "loud"], "--audio must be"), (["--token", "short"], "--token must be"),
+        for (arguments, message) in [(["--audio", "loud"], "--audio must be"), (["--token-file", "/nonexistent-token"], "--token-file /nonexistent-token: cannot read it (no such file)"),
                                      (["--port", "70000"], "--port must be"), (["--tls", "/nonexistent.pem", "/x.pem"], "--tls: cannot read"),
                                      (["--camera", "/nonexistent-camera.avi"], "--camera: no camera or video file at /nonexistent-camera.avi"),
                                      (["--camera", "97"], "--camera: no camera 97")] {
@@ -89,6 +97,93 @@ struct StudioCommandTests {
         // --camera without a camera environment says so and names the setup script.
         let noVenv = try TestPeers.runBlocking("/usr/bin/env", ["PROSPERO_CAMERA_VENV=/nonexistent-venv", prospero.path, "studio", "--camera", "/dev/null"], timeout: 30)
         #expect(noVenv.status != 0 && noVenv.output.contains("scripts/camera-setup"), "\(noVenv.output)")
+    }
+
+    /// The arguments of the running process `pid`, as /proc keeps them (NUL-separated).
+    static func commandLine(of pid: Int32) throws -> String {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
+        return String(decoding: bytes.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+
+    @Test("a chosen token comes from --token-file or PROSPERO_STUDIO_TOKEN, never from the command line: the running studio's /proc/PID/cmdline does not hold it")
+    func chosenTokenNeverInTheCommandLine() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("studio-token-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let fromEnvironment = "env-token-\(UUID().uuidString.prefix(12))"
+        let fromFile = "file-token-\(UUID().uuidString.prefix(12))"
+        let file = work.appendingPathComponent("token")
+        // The first line, trimmed (a trailing CR and spaces too); the lines after it are not read as the token.
+        try Data("  \(fromFile) \r\nsecond line\n".utf8).write(to: file)
+        #expect(chmod(file.path, 0o600) == 0)
+
+        for (arguments, token) in [([String](), fromEnvironment), (["--token-file", file.path], fromFile)] {
+            // The variable is set in both runs: the file wins over it.
+            let (process, log, url) = try Self.start(["--port", "0", "--osc-port", "0", "--audio", "none", "--no-settings", "--no-qr",
+                                                      "--host", "0.0.0.0"] + arguments,
+                                                     environment: Self.environment(token: fromEnvironment))
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            #expect(url.hasSuffix("/?token=\(token)"), "\(url)")
+            let commandLine = try Self.commandLine(of: process.processIdentifier)
+            #expect(commandLine.contains("prospero-studio") && commandLine.contains("--no-settings"), "\(commandLine)")
+            #expect(!commandLine.contains(fromEnvironment) && !commandLine.contains(fromFile), "\(commandLine)")
+            let port = port(of: url.split(separator: "?").first.map(String.init)!)
+            let host = [("Host", "127.0.0.1:\(port)")]
+            #expect(try RawClient(port: port).request("/", headers: host).status == 401)
+            #expect(try RawClient(port: port).request("/?token=\(token == fromFile ? fromEnvironment : fromFile)", headers: host).status == 401)
+            #expect(try RawClient(port: port).request("/?token=\(token)", headers: host).status == 200)
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
+        // On loopback, a chosen token is needed as well.
+        let (process, _, url) = try Self.start(["--port", "0", "--osc-port", "0", "--audio", "none", "--no-settings"],
+                                                environment: Self.environment(token: fromEnvironment))
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/?token=\(fromEnvironment)"), "\(url)")
+        let port = port(of: url.split(separator: "?").first.map(String.init)!)
+        #expect(try RawClient(port: port).request("/", headers: [("Host", "127.0.0.1:\(port)")]).status == 401)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+    }
+
+    @Test("--token is refused saying why and what to use instead; a bad token file or variable is named, its contents never echoed")
+    func tokenOnTheCommandLineRefused() throws {
+        let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable")
+        let options = ["--port", "0", "--osc-port", "0", "--audio", "none", "--no-settings"]
+        for arguments in [["--token", "cmdline-token-1234"], ["--token=cmdline-token-1234"], ["--host", "0.0.0.0", "--token", "cmdline-token-1234"]] {
+            let result = try TestPeers.runBlocking(prospero.path, ["studio"] + options + arguments, timeout: 30)
+            #expect(result.status != 0, "\(arguments): \(result.output)")
+            for words in ["--token is not accepted", "/proc/PID/cmdline", "--token-file FILE", "PROSPERO_STUDIO_TOKEN"] {
+                #expect(result.output.contains(words), "\(arguments): \(result.output)")
+            }
+            // The reason, not the usage text of an unknown option.
+            #expect(!result.output.contains("Usage:") && !result.output.contains("Unknown option"), "\(arguments): \(result.output)")
+            #expect(!result.output.contains("studio: http"), "it started: \(result.output)")
+        }
+        // The help names the file and the variable, and no --token option.
+        let help = try TestPeers.runBlocking(prospero.path, ["studio", "--help"], timeout: 30)
+        #expect(help.output.contains("--token-file <FILE>") && help.output.contains("PROSPERO_STUDIO_TOKEN"), "\(help.output)")
+        #expect(!help.output.contains("--token <"), "\(help.output)")
+
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("studio-token-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let empty = work.appendingPathComponent("empty")
+        try Data("\n\nlater-token-123\n".utf8).write(to: empty)
+        let invalid = work.appendingPathComponent("invalid")
+        try Data("not a valid token !\n".utf8).write(to: invalid)
+        for (file, message) in [(empty.path, "--token-file \(empty.path): the file is empty"),
+                                (invalid.path, "--token-file \(invalid.path): the first line is not a token"),
+                                (work.path, "--token-file \(work.path): cannot read it (a directory)"),
+                                (work.appendingPathComponent("missing").path, "cannot read it (no such file)")] {
+            let result = try TestPeers.runBlocking(prospero.path, ["studio"] + options + ["--token-file", file], timeout: 30)
+            #expect(result.status != 0 && result.output.contains(message), "\(file): \(result.output)")
+            #expect(!result.output.contains("valid token !") && !result.output.contains("studio: http"), "\(result.output)")
+        }
+        let variable = try TestPeers.runBlocking("/usr/bin/env", ["PROSPERO_STUDIO_TOKEN=bad token!", prospero.path, "studio"] + options, timeout: 30)
+        #expect(variable.status != 0 && variable.output.contains("PROSPERO_STUDIO_TOKEN is not a token"), "\(variable.output)")
+        #expect(!variable.output.contains("bad token!") && !variable.output.contains("studio: http"), "\(variable.output)")
     }
 
     @Test("Hecate offers the user's pack files from $XDG_CONFIG_HOME/prospero/packs by id; bad files are named and skipped")

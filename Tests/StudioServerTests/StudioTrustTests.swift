@@ -154,7 +154,7 @@ struct StudioTrustTests {
         let (ca, certificate, key) = try await Self.makeCertificates(in: work, addresses: ["127.0.0.1", "localhost"])
         let token = "https-test-\(UUID().uuidString.prefix(8))"
         let (process, log, url) = try StudioCommandTests.start(["--port", "0", "--osc-port", "0", "--audio", "browser", "--no-settings",
-                                                               "--token", token, "--tls", certificate.path, key.path])
+                                                               "--tls", certificate.path, key.path], environment: StudioCommandTests.environment(token: token))
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(url.hasPrefix("https://127.0.0.1:") && url.hasSuffix("/?token=\(token)"), "\(url)")
         let port = Int(url.dropFirst("https://127.0.0.1:".count).prefix { $0.isNumber })!
@@ -179,7 +179,7 @@ struct StudioTrustTests {
         let (ca, certificate, key) = try await Self.makeCertificates(in: work, addresses: ["127.0.0.1"])
         let token = "tls-test-\(UUID().uuidString.prefix(8))"
         let (process, log, url) = try StudioCommandTests.start(["--port", "0", "--osc-port", "0", "--audio", "none", "--no-settings",
-                                                               "--token", token, "--tls", certificate.path, key.path])
+                                                               "--tls", certificate.path, key.path], environment: StudioCommandTests.environment(token: token))
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let port = Int(url.dropFirst("https://127.0.0.1:".count).prefix { $0.isNumber })!
         let web = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -257,7 +257,8 @@ struct StudioTrustTests {
         let token = "lan-test-\(UUID().uuidString.prefix(12))"
         do {
             let (process, log, url) = try StudioCommandTests.start(["--host", other.address, "--port", "0", "--osc-port", "0",
-                                                                   "--audio", "browser", "--no-settings", "--token", token])
+                                                                   "--audio", "browser", "--no-settings"],
+                                                                  environment: StudioCommandTests.environment(token: token))
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             #expect(url.hasPrefix("http://\(other.address):"), "\(url)")
             let python = try TestPeers.require(TestPeers.executable("python3"), "python3")
@@ -289,7 +290,7 @@ struct StudioTrustTests {
     func tokenPrintedOnceOnEveryInterface() throws {
         let token = "any-test-\(UUID().uuidString.prefix(12))"
         let (process, log, url) = try StudioCommandTests.start(["--host", "0.0.0.0", "--port", "0", "--osc-port", "0",
-                                                               "--audio", "none", "--no-settings", "--token", token])
+                                                               "--audio", "none", "--no-settings"], environment: StudioCommandTests.environment(token: token))
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let port = Int(url.split(separator: ":").last!.prefix { $0.isNumber })!
         for query in ["/?token=wrong-token-123", "/?token=\(token)", "/js/studio.js"] {

@@ -11,7 +11,7 @@ public struct StudioSecurity: Sendable {
     /// The address the server is bound to ("127.0.0.1", "0.0.0.0", "192.168.1.20", "::1").
     public var bindHost: String
     public var port: Int
-    /// nil on loopback without `--token`: no token needed.
+    /// nil on loopback without a chosen token: no token needed.
     public var token: String?
     /// Extra names the Host header may carry (the machine's LAN addresses when bound to 0.0.0.0).
     public var extraHosts: Set<String>

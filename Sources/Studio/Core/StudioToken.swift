@@ -12,7 +12,8 @@ public enum StudioToken {
         return random(using: &g)
     }
 
-    /// A user's `--token`: 8…128 characters of letters, digits, `-`, `_`, `.` (safe in a URL and a cookie).
+    /// A token the user chose (`--token-file`, `PROSPERO_STUDIO_TOKEN`): 8…128 characters of letters, digits, `-`,
+    /// `_`, `.` (safe in a URL and a cookie).
     public static func isValid(_ token: String) -> Bool {
         (8...128).contains(token.utf8.count)
             && token.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E }
