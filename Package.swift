@@ -236,7 +236,7 @@ let package = Package(
                 "Games", "Haptics", "Ariel", "Enobarbus", "ProsperoSettingsFiles", "CameraBridge", "CameraTools", "InstrumentSettings",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            exclude: ["Browser"]
+            exclude: ["Browser", "Probes"]
         ),
         .testTarget(name: "CameraBridgeTests", dependencies: ["Enobarbus", "ProsperoTestSupport", "CameraBridge", "CameraTools", "Studio"]),
         .testTarget(name: "LV2Tests", dependencies: ["ProsperoLV2", "HiSynth", "Hecate", "Enobarbus", "Horatio", "Ariel", "Touchstone", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
