@@ -41,14 +41,11 @@ struct StudioConnectionLimitTests {
     @Test("under --tls a client that does not read cannot hold the stop: SIGINT ends the studio, exit 0",
           .enabled(if: TestPeers.enabled(available && TestPeers.executable("openssl") != nil)))
     func tlsStop() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("studio-tls-stop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let (_, certificate, key) = try await StudioTrustTests.makeCertificates(in: work, addresses: ["127.0.0.1"])
-        let (process, log, url) = try StudioCommandTests.start(["--port", "0", "--osc-port", "0", "--audio", "none", "--no-settings",
-                                                               "--tls", certificate.path, key.path])
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let port = Int(url.dropFirst("https://127.0.0.1:".count).prefix { $0.isNumber })!
+        let (process, log, port, work) = try await StudioTLSAttackTests.startTLSStudio()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(at: work)
+        }
         let result = try await TestPeers.run("python3", [Self.script, "tls", String(port), String(process.processIdentifier)], timeout: 120)
         #expect(result.status == 0, "studio_attacks.py tls: \(result.output)")
         process.waitUntilExit()

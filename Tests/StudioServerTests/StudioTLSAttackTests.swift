@@ -86,6 +86,17 @@ struct StudioTLSAttackTests {
         return String(decoding: text.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
     }
 
+    /// `prospero studio --tls` (no audio, no settings) with a certificate made in a new directory (`work`, for the
+    /// caller to remove): its process, log and HTTPS port.
+    static func startTLSStudio() async throws -> (process: Process, log: URL, port: Int, work: URL) {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("studio-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let (_, certificate, key) = try await StudioTrustTests.makeCertificates(in: work, addresses: ["127.0.0.1"])
+        let (process, log, url) = try StudioCommandTests.start(["--port", "0", "--osc-port", "0", "--audio", "none", "--no-settings",
+                                                               "--tls", certificate.path, key.path])
+        return (process, log, Int(url.dropFirst("https://127.0.0.1:".count).prefix { $0.isNumber })!, work)
+    }
+
     enum Attack: String, CaseIterable, CustomStringConvertible {
         case renegotiationAndCloseNotify, splitAcrossSegments, closeNotifyAlone, forgedGarbage
         var description: String { rawValue }
@@ -94,14 +105,11 @@ struct StudioTLSAttackTests {
     @Test("renegotiation ClientHello + close_notify + reset, and its variants, three times each: the studio keeps serving",
           .enabled(if: TestPeers.enabled(TestPeers.executable("openssl") != nil)))
     func studioSurvives() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("studio-tls-attack-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let (_, certificate, key) = try await StudioTrustTests.makeCertificates(in: work, addresses: ["127.0.0.1"])
-        let (process, log, url) = try StudioCommandTests.start(["--port", "0", "--osc-port", "0", "--audio", "none", "--no-settings",
-                                                               "--tls", certificate.path, key.path])
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let port = Int(url.dropFirst("https://127.0.0.1:".count).prefix { $0.isNumber })!
+        let (process, log, port, work) = try await Self.startTLSStudio()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(at: work)
+        }
         #expect(try Self.served(port: port).hasPrefix("HTTP/1.1 200"))
         for attack in Attack.allCases {
             for _ in 0..<3 {
