@@ -43,7 +43,11 @@ public final class StudioAccess: Sendable {
         case .upgrade: rules.decideUpgrade(host: host, origin: origin, credentials: credentials, scheme: scheme)
         }
         if let address, rules.isWrongToken(decision, credentials) {
-            let (blocked, total, l) = limiter.withLock { l in (l.wrongToken(from: address, now: now), l.lastTotalBlock == now, l) }
+            // This wrong token blocked the total when it raised the count of such blocks (logged once per block).
+            let (blocked, total, l) = limiter.withLock { l in
+                let before = l.totalBlocks
+                return (l.wrongToken(from: address, now: now), l.totalBlocks > before, l)
+            }
             if total {
                 log("studio: more than \(l.totalLimit) wrong tokens in a second from several addresses: every token check but this machine's refused (429) for \(Int(l.totalBlockSeconds)) s")
             }

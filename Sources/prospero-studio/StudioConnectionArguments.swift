@@ -40,6 +40,14 @@ struct StudioConnectionArguments: ParsableArguments {
     }
 
     func validate() throws {
-        if let problem = limits.problem { throw ValidationError(problem) }
+        guard var problem = limits.problem else { return }
+        // The limit as it is spelled here.
+        for (name, option) in [("maximum connections per address", "--max-connections-per-address"), ("maximum connections", "--max-connections"),
+                               ("handshake timeout", "--handshake-timeout"), ("header timeout", "--header-timeout"),
+                               ("idle timeout", "--idle-timeout"), ("write timeout", "--write-timeout")] where problem.hasPrefix(name) {
+            problem = option + problem.dropFirst(name.count)
+            break
+        }
+        throw ValidationError(problem)
     }
 }

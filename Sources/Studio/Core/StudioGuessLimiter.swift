@@ -59,7 +59,7 @@ public struct StudioGuessLimiter: Sendable {
     }
 
     /// `address` presented a wrong token at `now`. True when this one blocked it (the moment to log, once per block).
-    /// A block of the total is counted by the same call (``totalBlocks``, ``lastTotalBlock``).
+    /// A block of the total is counted by the same call (``totalBlocks``).
     @discardableResult
     public mutating func wrongToken(from address: String, now: Double) -> Bool {
         var entry = entries[address] ?? Entry(windowStart: now, count: 0, blockedUntil: -.infinity)
@@ -67,15 +67,9 @@ public struct StudioGuessLimiter: Sendable {
         if blocking { blocks += 1 }
         if entries[address] == nil && entries.count >= capacity { forget(now: now) }
         entries[address] = entry
-        if Self.count(&total, now: now, limit: totalLimit, block: totalBlockSeconds) {
-            totalBlocks += 1
-            lastTotalBlock = now
-        }
+        if Self.count(&total, now: now, limit: totalLimit, block: totalBlockSeconds) { totalBlocks += 1 }
         return blocking
     }
-
-    /// When the total was last blocked (the server logs each such block once).
-    public private(set) var lastTotalBlock = -Double.infinity
 
     /// One more wrong token in `entry`'s one-second window; true when it starts a block.
     private static func count(_ entry: inout Entry, now: Double, limit: Int, block: Double) -> Bool {
