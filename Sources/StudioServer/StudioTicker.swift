@@ -27,6 +27,7 @@ public final class StudioTicker: Sendable {
     private let home: @Sendable () -> Int?
     private let tick: @Sendable () -> TimeAmount
     private let grace: TimeAmount
+    private let now: @Sendable () -> NIODeadline
     private let state = Mutex(State())
 
     struct State {
@@ -54,19 +55,22 @@ public final class StudioTicker: Sendable {
     ///   - loops: where ticks may run (not empty); the first one while nobody listens.
     ///   - home: the index in `loops` of the loop the listening pages live on; nil while none listens.
     ///   - grace: how late a riding tick may come when no group runs it (``ridingGrace``).
+    ///   - now: the time due times are counted on, the clock `loops` schedule by (NIO's uptime; a test's
+    ///     `EmbeddedEventLoop` passes its own, so that ticks follow time the test moves).
     ///   - tick: one tick, on one of `loops`; returns the delay until the next one (at least 1 ms is taken).
     public init(loops: [any EventLoop], home: @escaping @Sendable () -> Int? = { nil }, grace: TimeAmount = StudioTicker.ridingGrace,
-                tick: @escaping @Sendable () -> TimeAmount) {
+                now: @escaping @Sendable () -> NIODeadline = { .now() }, tick: @escaping @Sendable () -> TimeAmount) {
         precondition(!loops.isEmpty, "a ticker needs a loop")
         self.loops = loops
         self.home = home
         self.grace = grace
+        self.now = now
         self.tick = tick
     }
 
     /// One loop, no riding along.
-    public convenience init(loop: any EventLoop, tick: @escaping @Sendable () -> TimeAmount) {
-        self.init(loops: [loop], tick: tick)
+    public convenience init(loop: any EventLoop, now: @escaping @Sendable () -> NIODeadline = { .now() }, tick: @escaping @Sendable () -> TimeAmount) {
+        self.init(loops: [loop], now: now, tick: tick)
     }
 
     /// Starts ticking, the first tick after `delay` (any thread). Once only; nothing after ``stop()``.
@@ -101,7 +105,7 @@ public final class StudioTicker: Sendable {
     /// rides along, waits on this loop and is due. Cheap when it is not: a lock and a comparison.
     public func rideAlong(onLoop index: Int) {
         let ride = state.withLock { s -> Bool in
-            guard !s.stopped, !s.running, s.waiting, s.riding, s.loop == index, NIODeadline.now() >= s.due else { return false }
+            guard !s.stopped, !s.running, s.waiting, s.riding, s.loop == index, now() >= s.due else { return false }
             s.waiting = false
             s.running = true
             return true
@@ -127,7 +131,7 @@ public final class StudioTicker: Sendable {
         let run = state.withLock { s -> Bool in
             s.fallback = nil
             guard !s.stopped, !s.running, s.waiting, s.riding else { return false }
-            if NIODeadline.now() >= s.due + grace {
+            if now() >= s.due + grace {
                 s.waiting = false
                 s.running = true
                 return true
@@ -160,7 +164,7 @@ public final class StudioTicker: Sendable {
         let interval = max(delay, .milliseconds(1))
         let listeners = home()
         s.loop = listeners.map { $0 >= 0 && $0 < loops.count ? $0 : 0 } ?? 0
-        s.due = .now() + interval
+        s.due = now() + interval
         s.waiting = true
         s.riding = listeners != nil && interval >= Self.fastTick
         s.generation += 1

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOEmbedded
 import NIOPosix
 import Studio
 import StudioServer
@@ -7,98 +8,162 @@ import Synchronization
 import ProsperoTestSupport
 import Testing
 
-/// The studio's tick on an event loop (``StudioTicker``): it runs on its loop, at the rate each tick asks for, and
-/// nothing runs once its stop completed. Rates are checked from above exactly (a tick never comes early: at most
-/// elapsed / period + 1 ticks) and from below loosely (a busy machine delays timers, it does not add ticks).
-@Suite("Studio ticker", .serialized, .ownThread)
+/// The studio's tick on an event loop (``StudioTicker``): each tick the delay it asks for after the one before (counted
+/// from its end), riding along on the listeners' wake-ups while pages listen, and nothing once its stop completed.
+/// The rules run on `EmbeddedEventLoop`s whose time the test moves, so every tick's time is exact; one test on a real
+/// loop checks that the ticks run there and end with the stop.
+@Suite("Studio ticker", .ownThread)
 struct StudioTickerTests {
-    let loop = MultiThreadedEventLoopGroup.singleton.next()
+    /// Embedded loops moved in step, one millisecond at a time, and the ticker's clock: the loops' time. Every delay
+    /// here is whole milliseconds, so a timer runs at the step of its due time, with the clock reading that time.
+    final class SimulatedLoops: @unchecked Sendable {
+        let loops: [EmbeddedEventLoop]
+        private(set) var time = NIODeadline.uptimeNanoseconds(0)
+        /// The loop whose work runs now (an index into `loops`), for a tick to say where it ran.
+        private(set) var running: Int?
 
-    /// What the tick closure saw.
-    final class Record: Sendable {
-        let ticks = Atomic<Int>(0)
-        let offLoop = Atomic<Int>(0)
-        let period = Atomic<Int>(20)  // ms, what the next tick asks for
-    }
+        init(count: Int) { loops = (0..<count).map { _ in EmbeddedEventLoop() } }
 
-    func ticker(_ record: Record) -> StudioTicker {
-        let loop = self.loop
-        return StudioTicker(loop: loop) {
-            if !loop.inEventLoop { record.offLoop.add(1, ordering: .relaxed) }
-            record.ticks.add(1, ordering: .relaxed)
-            return .milliseconds(Int64(record.period.load(ordering: .relaxed)))
+        var now: @Sendable () -> NIODeadline { { self.time } }
+        var milliseconds: Int64 { Int64(time.uptimeNanoseconds / 1_000_000) }
+
+        /// Moves time on to `ms` milliseconds, running each loop's due tasks at every step.
+        func advance(to ms: Int64) {
+            while milliseconds < ms {
+                time = time + .milliseconds(1)
+                for (index, loop) in loops.enumerated() {
+                    running = index
+                    loop.advanceTime(to: time)
+                }
+                running = nil
+            }
+        }
+
+        /// A tick whose own work takes `ms`: the clock moves on while no loop runs anything else.
+        func spend(_ ms: Int64) { time = time + .milliseconds(ms) }
+
+        /// `body` as loop `index`'s own work at the current time (a group of audio's wake-up there).
+        func onLoop(_ index: Int, _ body: () -> Void) {
+            running = index
+            body()
+            running = nil
         }
     }
 
-    /// Ticks counted over about `seconds` of this thread's sleep, the seconds that really passed, and how many of
-    /// them the machine gave: those in which some task waited for a CPU taken off, at least a quarter counted.
-    func ticks(_ record: Record, over seconds: Double) -> (count: Int, elapsed: Double, machine: Double) {
-        let before = record.ticks.load(ordering: .relaxed), stopwatch = MachineStopwatch()
-        Thread.sleep(forTimeInterval: seconds)
-        let time = stopwatch.read()
-        return (record.ticks.load(ordering: .relaxed) - before, time.elapsed, time.machine)
+    /// What the ticks saw: when each ran (ms) and on which loop; the delay the next one asks for.
+    final class Record: Sendable {
+        let ticks = Mutex<[(at: Int64, loop: Int?)]>([])
+        let period = Atomic<Int64>(20)
+        var times: [Int64] { ticks.withLock { $0.map(\.at) } }
+        var loops: [Int?] { ticks.withLock { $0.map(\.loop) } }
+
+        /// A tick on `sim`'s clock; `work` (ms) runs in it before it returns when given for that tick's number (0 first).
+        func tick(_ sim: SimulatedLoops, work: @escaping @Sendable (Int) -> Int64 = { _ in 0 }) -> @Sendable () -> TimeAmount {
+            { [self] in
+                let number = ticks.withLock { list in
+                    list.append((sim.milliseconds, sim.running))
+                    return list.count - 1
+                }
+                let spent = work(number)
+                if spent > 0 { sim.spend(spent) }
+                return .milliseconds(period.load(ordering: .relaxed))
+            }
+        }
     }
 
-    @Test("ticks on its loop at the rate it asks for")
-    func rate() throws {
+    /// Whether `future` has completed, running `loop` for its callbacks.
+    static func completed(_ future: EventLoopFuture<Void>, on loop: EmbeddedEventLoop) -> Bool {
+        let done = Mutex(false)
+        future.whenSuccess { done.withLock { $0 = true } }
+        loop.run()
+        return done.withLock { $0 }
+    }
+
+    @Test("each tick comes the delay it asked for after the one before: 50 ticks of 20 ms in a second, at 20, 40 … 1000 ms")
+    func rate() {
+        let sim = SimulatedLoops(count: 1)
         let record = Record()
-        let ticker = ticker(record)
+        let ticker = StudioTicker(loop: sim.loops[0], now: sim.now, tick: record.tick(sim))
         ticker.start(after: .milliseconds(20))
-        defer { _ = try? ticker.stop().wait() }
-        let (count, elapsed, machine) = ticks(record, over: 1.0)
-        #expect(count <= Int(elapsed / 0.020) + 1, "\(count) ticks of 20 ms in \(elapsed) s")
-        // A fifth of the rate, in the machine's time (8 in 1.02 s of wall time beside the other test processes).
-        #expect(Double(count) >= 10 * machine, "\(count) ticks of 20 ms in \(elapsed) s, \(machine) s of the machine's")
-        #expect(record.offLoop.load(ordering: .relaxed) == 0, "a tick ran off its loop")
-        try ticker.stop().wait()
-        #expect(ticker.ticks.all == record.ticks.load(ordering: .relaxed))
-        #expect(ticker.ticks.ridden == 0)
+        sim.advance(to: 1_000)
+        #expect(record.times == Array(stride(from: 20, through: 1_000, by: 20)))
+        #expect(ticker.ticks == (50, 0))
     }
 
-    @Test("follows the rate each tick asks for: 4 Hz, then 50 Hz, then 4 Hz again")
-    func changesRate() throws {
+    @Test("a slow tick delays the next (the delay counts from its end): none piles up, none comes early")
+    func slowTick() {
+        let sim = SimulatedLoops(count: 1)
+        let record = Record()
+        // The fourth tick (at 80 ms) takes 45 ms.
+        let ticker = StudioTicker(loop: sim.loops[0], now: sim.now, tick: record.tick(sim) { $0 == 3 ? 45 : 0 })
+        ticker.start(after: .milliseconds(20))
+        sim.advance(to: 200)
+        #expect(record.times == [20, 40, 60, 80, 145, 165, 185])
+    }
+
+    @Test("follows the rate each tick asks for: 4 Hz, then 50 Hz from the tick that sees the change, then 4 Hz again")
+    func changesRate() {
+        let sim = SimulatedLoops(count: 1)
         let record = Record()
         record.period.store(250, ordering: .relaxed)
-        let ticker = ticker(record)
+        let ticker = StudioTicker(loop: sim.loops[0], now: sim.now, tick: record.tick(sim))
         ticker.start(after: .milliseconds(250))
-        defer { _ = try? ticker.stop().wait() }
-        let slow = ticks(record, over: 1.0)
-        #expect(slow.count <= Int(slow.elapsed / 0.250) + 1, "\(slow.count) ticks at 4 Hz in \(slow.elapsed) s")
-        #expect(slow.count >= 1)
-        // The tick that sees the new rate asks for it: within one slow period, 20 ms ticks.
+        sim.advance(to: 1_000)
+        #expect(record.times == [250, 500, 750, 1_000])
+        // The tick at 1000 ms asked for 250 ms; the one at 1250 ms sees 20 ms and asks for it.
         record.period.store(20, ordering: .relaxed)
-        Thread.sleep(forTimeInterval: 0.3)
-        let fast = ticks(record, over: 1.0)
-        #expect(Double(fast.count) >= 10 * fast.machine, "\(fast.count) ticks at 50 Hz in \(fast.elapsed) s, \(fast.machine) s of the machine's")
-        #expect(fast.count <= Int(fast.elapsed / 0.020) + 1)
+        sim.advance(to: 2_000)
+        #expect(record.times.dropFirst(4) == ArraySlice(stride(from: 1_250, through: 1_990, by: 20)))
         record.period.store(250, ordering: .relaxed)
-        Thread.sleep(forTimeInterval: 0.1)
-        let again = ticks(record, over: 1.0)
-        #expect(again.count <= Int(again.elapsed / 0.250) + 1, "\(again.count) ticks back at 4 Hz in \(again.elapsed) s")
+        sim.advance(to: 2_600)
+        #expect(record.times.dropFirst(4 + 38) == [2_010, 2_260, 2_510])
     }
 
-    @Test("nothing ticks once the stop completed, also a stop before the first tick, and no start after a stop")
-    func stop() throws {
+    @Test("nothing ticks once the stop completed: a stop between ticks, one from inside a tick, one before the first; no start after a stop")
+    func stop() {
+        let sim = SimulatedLoops(count: 1)
         let record = Record()
         record.period.store(5, ordering: .relaxed)
-        let ticker = ticker(record)
+        let ticker = StudioTicker(loop: sim.loops[0], now: sim.now, tick: record.tick(sim))
         ticker.start(after: .milliseconds(5))
-        Thread.sleep(forTimeInterval: 0.2)
-        try ticker.stop().wait()
-        let stopped = record.ticks.load(ordering: .relaxed)
-        #expect(stopped > 0)
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(record.ticks.load(ordering: .relaxed) == stopped, "ticks after the stop")
+        sim.advance(to: 100)
+        #expect(record.times.count == 20)
+        #expect(Self.completed(ticker.stop(), on: sim.loops[0]), "no tick runs: the stop completes at once")
+        sim.advance(to: 1_000)
         ticker.start(after: .milliseconds(5))
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(record.ticks.load(ordering: .relaxed) == stopped, "a start after the stop ticked")
+        sim.advance(to: 1_100)
+        #expect(record.times.count == 20, "ticks after the stop")
+
+        // Stopped by its own third tick: the stop's future completes once that tick has ended, and none follows.
+        let inside = SimulatedLoops(count: 1)
+        let stopped = Mutex<(future: EventLoopFuture<Void>?, completedInTick: Bool)>((nil, false))
+        let holder = Mutex<StudioTicker?>(nil)
+        let own = Record()
+        own.period.store(5, ordering: .relaxed)
+        let stopping = StudioTicker(loop: inside.loops[0], now: inside.now, tick: own.tick(inside) { number in
+            if number == 2, let ticker = holder.withLock({ $0 }) {
+                let future = ticker.stop()
+                let done = Mutex(false)
+                future.whenSuccess { done.withLock { $0 = true } }
+                stopped.withLock { $0 = (future, done.withLock { $0 }) }
+            }
+            return 0
+        })
+        holder.withLock { $0 = stopping }
+        stopping.start(after: .milliseconds(5))
+        inside.advance(to: 500)
+        let (future, completedInTick) = stopped.withLock { $0 }
+        #expect(!completedInTick, "the stop completed while its tick still ran")
+        #expect(future.map { Self.completed($0, on: inside.loops[0]) } == true)
+        #expect(own.times == [5, 10, 15])
 
         let early = Record()
-        let unstarted = self.ticker(early)
+        let first = SimulatedLoops(count: 1)
+        let unstarted = StudioTicker(loop: first.loops[0], now: first.now, tick: early.tick(first))
         unstarted.start(after: .milliseconds(100))
-        try unstarted.stop().wait()
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(early.ticks.load(ordering: .relaxed) == 0)
+        _ = unstarted.stop()
+        first.advance(to: 1_000)
+        #expect(early.times.isEmpty)
     }
 
     @Test("the studio ticks at 4 Hz for a page that only listens, at 30 Hz while a page watches a panel")
@@ -115,70 +180,90 @@ struct StudioTickerTests {
         #expect(StudioServer.tickInterval(session.fanOut) == .milliseconds(250))
     }
 
-    /// Two loops; `home` says where listeners live (nil: nobody listens).
+    /// Where listeners live (an index into the loops; nil: nobody listens).
     final class Home: Sendable {
         let index = Atomic<Int>(-1)
         var value: Int? { let i = index.load(ordering: .relaxed); return i >= 0 ? i : nil }
     }
 
-    @Test("while pages listen, a due slow tick rides along on their loop's wake-up instead of its own timer")
-    func ridesAlong() throws {
-        let loops = StudioServer.eventLoops
+    @Test("while pages listen, a due slow tick rides along on their loop's next wake-up; with none, its fallback runs it a grace late; with nobody listening, an exact timer on the first loop")
+    func ridesAlong() {
+        let sim = SimulatedLoops(count: 2)
         let record = Record()
         record.period.store(250, ordering: .relaxed)
         let home = Home()
-        home.index.store(loops.count - 1, ordering: .relaxed)
-        let listenersLoop = loops[loops.count - 1]
-        let ticker = StudioTicker(loops: loops, home: { home.value }) {
-            if !listenersLoop.inEventLoop { record.offLoop.add(1, ordering: .relaxed) }
-            record.ticks.add(1, ordering: .relaxed)
-            return .milliseconds(Int64(record.period.load(ordering: .relaxed)))
-        }
+        home.index.store(1, ordering: .relaxed)
+        let ticker = StudioTicker(loops: sim.loops, home: { home.value }, now: sim.now, tick: record.tick(sim))
         ticker.start(after: .milliseconds(250))
-        defer { _ = try? ticker.stop().wait() }
-        // Due at 250 ms, the first tick waits for a group on the listeners' loop (its fallback timer: 1 s later).
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(ticker.ticks == (0, 0), "\(ticker.ticks)")
-        // Groups of audio every 32 ms on the listeners' loop: each due tick runs there, none by its timer, and
-        // none early (at most elapsed / 250 ms + 1 of them).
-        let start = Date()
-        while Date().timeIntervalSince(start) < 1.5 {
-            try listenersLoop.submit { ticker.rideAlong(onLoop: loops.count - 1) }.wait()
-            // A group on another loop is no use to a tick waiting on this one.
-            if loops.count > 1 { try loops[0].submit { ticker.rideAlong(onLoop: 0) }.wait() }
-            Thread.sleep(forTimeInterval: 0.032)
+        // Due at 250 ms, the first tick waits for a group on the listeners' loop (its fallback: 1 s after its due time).
+        sim.advance(to: 500)
+        #expect(ticker.ticks == (0, 0))
+        // Groups of audio every 32 ms from 500 ms on both loops (the other loop's first: a group there is no use to a tick
+        // waiting on the listeners'). Each due tick runs at the first group on its loop at or after its due time.
+        for group in stride(from: Int64(500), to: 2_000, by: 32) {
+            sim.advance(to: group)
+            sim.onLoop(0) { ticker.rideAlong(onLoop: 0) }
+            sim.onLoop(1) { ticker.rideAlong(onLoop: 1) }
         }
-        let (all, ridden) = ticker.ticks
-        let elapsed = Date().timeIntervalSince(start)
-        #expect(ridden >= 3, "\(ridden) of \(all) ticks rode along")
-        #expect(all == ridden, "\(all - ridden) ticks came by their timer while groups came every 32 ms")
-        #expect(all <= Int(elapsed / 0.25) + 1, "\(all) ticks of 250 ms in \(elapsed) s")
-        #expect(record.offLoop.load(ordering: .relaxed) == 0, "a tick ran off the listeners' loop")
-        // No group comes: the fallback runs the waiting tick within its grace, and the next ones too.
-        Thread.sleep(forTimeInterval: 2.5)
-        #expect(ticker.ticks.all - all >= 1, "no tick for 2.5 s without groups")
-        // Nobody listens: the ticks keep their own exact timer on the first loop (4 Hz, not less).
+        #expect(record.times == [500, 756, 1_012, 1_268, 1_524, 1_780])
+        #expect(record.loops == Array(repeating: 1, count: 6), "a tick ran off the listeners' loop")
+        #expect(ticker.ticks == (6, 6))
+        // The groups stop (audio stalls): the tick due at 2030 ms runs by the fallback a grace later, on the
+        // listeners' loop, and so does the next.
+        sim.advance(to: 4_500)
+        #expect(record.times.dropFirst(6) == [3_030, 4_280])
+        #expect(record.loops.dropFirst(6) == [1, 1])
+        #expect(ticker.ticks == (8, 6))
+        // Nobody listens: the tick already waiting keeps its fallback; the ones after it keep an exact timer on the first loop.
         home.index.store(-1, ordering: .relaxed)
-        Thread.sleep(forTimeInterval: 1.3)
-        let before = ticker.ticks.all
-        Thread.sleep(forTimeInterval: 1.0)
-        #expect(ticker.ticks.all - before >= 3, "\(ticker.ticks.all - before) ticks in 1 s with nobody listening")
+        sim.advance(to: 7_000)
+        #expect(record.times.dropFirst(8) == [5_530, 5_780, 6_030, 6_280, 6_530, 6_780])
+        #expect(record.loops.dropFirst(8) == [1, 0, 0, 0, 0, 0])
+        #expect(ticker.ticks == (14, 6))
     }
 
     @Test("a tick not yet due does not ride along; a stopped ticker never does")
-    func notBeforeDue() throws {
-        let loop = StudioServer.eventLoops[0]
-        // A long grace: on a busy machine the timer must not come first.
-        let ticker = StudioTicker(loops: [loop], home: { 0 }, grace: .seconds(10)) { .milliseconds(500) }
+    func notBeforeDue() {
+        let sim = SimulatedLoops(count: 1)
+        let record = Record()
+        record.period.store(500, ordering: .relaxed)
+        let ticker = StudioTicker(loops: sim.loops, home: { 0 }, grace: .seconds(10), now: sim.now, tick: record.tick(sim))
         ticker.start(after: .milliseconds(500))
-        try loop.submit { ticker.rideAlong(onLoop: 0) }.wait()
+        sim.onLoop(0) { ticker.rideAlong(onLoop: 0) }
+        sim.advance(to: 499)
+        sim.onLoop(0) { ticker.rideAlong(onLoop: 0) }
         #expect(ticker.ticks == (0, 0))
-        Thread.sleep(forTimeInterval: 0.55)
-        try loop.submit { ticker.rideAlong(onLoop: 0) }.wait()
+        sim.advance(to: 500)
+        sim.onLoop(0) { ticker.rideAlong(onLoop: 0) }
         #expect(ticker.ticks == (1, 1))
+        #expect(record.times == [500])
+        _ = ticker.stop()
+        sim.advance(to: 1_100)
+        sim.onLoop(0) { ticker.rideAlong(onLoop: 0) }
+        sim.advance(to: 20_000)
+        #expect(ticker.ticks == (1, 1))
+    }
+
+    @Test("on a real event loop: the ticks run on it, and none once the stop's future completed")
+    func realLoop() throws {
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let ticks = Atomic<Int>(0), offLoop = Atomic<Int>(0)
+        let ticker = StudioTicker(loop: loop) {
+            if !loop.inEventLoop { offLoop.add(1, ordering: .relaxed) }
+            ticks.add(1, ordering: .relaxed)
+            return .milliseconds(5)
+        }
+        ticker.start(after: .milliseconds(5))
+        defer { _ = try? ticker.stop().wait() }
+        // A bound for a busy machine, not a rate: ten ticks of 5 ms come long before it.
+        let deadline = Date().addingTimeInterval(60)
+        while ticks.load(ordering: .relaxed) < 10 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         try ticker.stop().wait()
-        Thread.sleep(forTimeInterval: 0.55)
-        try loop.submit { ticker.rideAlong(onLoop: 0) }.wait()
-        #expect(ticker.ticks == (1, 1))
+        let stopped = ticks.load(ordering: .relaxed)
+        #expect(stopped >= 10)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(ticks.load(ordering: .relaxed) == stopped, "ticks after the stop")
+        #expect(offLoop.load(ordering: .relaxed) == 0, "a tick ran off its loop")
+        #expect(ticker.ticks == (stopped, 0))
     }
 }
