@@ -53,7 +53,9 @@ extension JACKClientTests {
             toggles += 1
             usleep(20_000)
         }
-        usleep(100_000)
+        // The last events reach the synth in the next periods.
+        let lastPeriods = counting.periods.load(ordering: .acquiring)
+        try waitUntil("four more periods") { counting.periods.load(ordering: .acquiring) >= lastPeriods + 4 }
         let allocations = counting.allocations.load(ordering: .acquiring)
         let periods = counting.periods.load(ordering: .acquiring)
         let finished = notes.scriptFinished.load(ordering: .acquiring)

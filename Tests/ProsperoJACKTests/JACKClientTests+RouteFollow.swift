@@ -34,12 +34,10 @@ extension JACKClientTests {
             try tool(server, "jack_alias", ["system:playback_1", "bluez_output.14_3F_A6_28_DC_51.1:playback_FL"])
             try tool(server, "jack_disconnect", ["RouteHecate:out_left", "system:playback_1"])
             try tool(server, "jack_connect", ["RouteHecate:out_left", "system:playback_1"])
-            try hecate.waitForLine(containing: "output route now: bluetooth sink (bluez_output.14_3F_A6_28_DC_51.1:playback_FL); limiter -14 dBFS",
-                                   timeout: .seconds(10))
+            try hecate.waitForLine(containing: "output route now: bluetooth sink (bluez_output.14_3F_A6_28_DC_51.1:playback_FL); limiter -14 dBFS")
 
             try tool(server, "jack_disconnect", ["RouteHecate:out_left", "system:playback_1"])
-            try hecate.waitForLine(containing: "output route now: no bluetooth (system:playback_2): wired; limiter -10 dBFS",
-                                   timeout: .seconds(10))
+            try hecate.waitForLine(containing: "output route now: no bluetooth (system:playback_2): wired; limiter -10 dBFS")
             #expect(hecate.output.components(separatedBy: "output route now:").count == 3, "\(hecate.output)")
             #expect(try hecate.stop() == 0, "\(hecate.output)")
         }

@@ -13,13 +13,17 @@ extension JACKClientTests {
         var received: [[UInt8]]
         var output: String
         var status: Int32
-        /// An xrun (JACK skipped a period of a late client on a loaded machine, and the dump lost its MIDI).
-        var isDisturbed: Bool { output.contains("xrun:") }
+    }
+
+    /// The controllers 20…31 on channel 1 among `messages`.
+    static func wekinatorControllers(_ messages: [[UInt8]]) -> [[UInt8]] {
+        messages.filter { $0.count == 3 && $0[0] & 0xF0 == 0xB0 && (20...31).contains($0[1]) }
     }
 
     /// One front end (`prospero hands`, or the studio with its hands chosen and set to `midi`) on a fresh server,
-    /// its `midi_out` at a `jack_midi_dump`; Wekinator's output vectors sent to its OSC port, 20 ms apart.
-    static func playWekinatorIntoHands(studio: Bool, vectors: [[Float]]) throws -> WekinatorHandsRun {
+    /// its `midi_out` at a `jack_midi_dump`; Wekinator's output vectors sent to its OSC port, 20 ms apart. It is
+    /// stopped once the dump printed `expected` controllers (or the wait ended: the test then fails on what came).
+    static func playWekinatorIntoHands(studio: Bool, vectors: [[Float]], expected: Int) throws -> WekinatorHandsRun {
         let server = try JACKTestServer()
         let probe = try JACKClient(configuration: server.configuration(client: "probe"))
         defer { probe.close() }
@@ -30,12 +34,12 @@ extension JACKClientTests {
         let client = studio ? "WekStudioHands" : "WekHands"
         let run: (output: () -> String, stop: () throws -> Int32, keep: AnyObject)
         if studio {
-            let studio = try StudioRun(server: server, client: client, oscPort: port, extra: ["--midi-out", "wekdump:input", "--callback-timing"])
+            let studio = try StudioRun(server: server, client: client, oscPort: port, extra: ["--midi-out", "wekdump:input"])
             try studio.select("hands", subscribe: #"["state"]"#, sets: [("hands.output", #""midi""#)])
             run = ({ studio.output }, { try studio.stop() }, studio)
         } else {
             let hands = try ProsperoOnJACK(["hands", "--client-name", client, "--no-connect-audio", "--no-settings", "--port", "\(port)",
-                                            "--midi-out", "wekdump:input", "--callback-timing"], server: server, log: "wekinator-hands")
+                                            "--midi-out", "wekdump:input"], server: server, log: "wekinator-hands")
             try hands.waitForLine(containing: "playback latency")
             run = ({ hands.output }, { try hands.stop() }, hands)
         }
@@ -47,16 +51,18 @@ extension JACKClientTests {
             sender.send(SenderTestPackets.wekinatorOutputs(vector), port: port)
             usleep(20_000)
         }
-        usleep(300_000)  // the last controllers leave in the next periods
+        // The last controllers leave in the next periods.
+        _ = try? waitUntil("\(expected) controllers at the dump") {
+            wekinatorControllers(parseDump(reader.current()).map(\.bytes)).count >= expected
+        }
         let status = try run.stop()
-        usleep(200_000)
         let received = Self.parseDump(reader.stop()).map(\.bytes).filter { $0.count == 3 }
         return withExtendedLifetime(run.keep) { WekinatorHandsRun(received: received, output: run.output(), status: status) }
     }
 
     /// Wekinator's outputs play the hands as controllers 20…31 on channel 1, changes only, from `prospero hands`
     /// and from the studio's hands: each front end sends exactly what `WekinatorControlMapping` makes of the
-    /// vectors (the repeated vector adds nothing), and the two send the same. A run with an xrun is made again.
+    /// vectors (the repeated vector adds nothing), and the two send the same.
     @Test(.enabled(if: liveStopRunnable && Peers.runnable("jack_midi_dump")))
     func wekinatorOutputsPlayHandsInTheStudioAndTheCLI() throws {
         let vectors: [[Float]] = [[0, 1], [0, 1], [0.5, 1, 0.25], [0.5, 0, 0.25]]
@@ -71,11 +77,9 @@ extension JACKClientTests {
         }
         var sent: [Bool: [[UInt8]]] = [:]
         for studio in [false, true] {
-            guard let run = try Self.firstUndisturbed(studio ? "studio hands, Wekinator" : "hands, Wekinator", attempts: 6,
-                                                      { try Self.playWekinatorIntoHands(studio: studio, vectors: vectors) },
-                                                      \.isDisturbed, output: \.output) else { return }
+            let run = try Self.playWekinatorIntoHands(studio: studio, vectors: vectors, expected: expected.count)
             #expect(run.status == 0, "\(run.output)")
-            let controllers = run.received.filter { $0[0] & 0xF0 == 0xB0 && (20...31).contains($0[1]) }
+            let controllers = Self.wekinatorControllers(run.received)
             #expect(controllers == expected, "\(studio ? "studio" : "prospero hands"): \(run.received)\n\(run.output.suffix(1500))")
             sent[studio] = controllers
         }

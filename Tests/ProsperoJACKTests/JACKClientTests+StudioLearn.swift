@@ -22,14 +22,14 @@ extension JACKClientTests {
         let studio = try StudioRun(server: server, client: "LearnStudio", oscPort: Self.freePort, extra: ["--midi-in", sender.ports.midiOutput])
         try studio.select("hecate", subscribe: #"["state"]"#)
         let socket = try #require(studio.socket)
-        try waitUntil("the controller's connection", timeout: .seconds(5)) {
+        try waitUntil("the controller's connection") {
             sender.portInfo(named: "LearnStudio:midi_in").map { !$0.connections.isEmpty } ?? false
         }
         socket.sendText(#"{"type":"action","path":"hecate.learn","value":"hecate.bpm"}"#)
         let armed = socket.readJSON { (($0["changes"] as? [String: Any])?["learn"] as? [String: Any])?["armed"] is String }
         #expect(armed != nil, "learning was not armed: \(studio.output)")
         controller.armed.store(true, ordering: .releasing)
-        try waitUntil("the controller's script", timeout: .seconds(5)) { controller.scriptFinished.load(ordering: .acquiring) }
+        try waitUntil("the controller's script") { controller.scriptFinished.load(ordering: .acquiring) }
         // The page hears the binding, then the tempo the controller's top value sets (the top of 20…300 BPM).
         var binding: String?
         var tempo: Double?

@@ -73,14 +73,13 @@ extension JACKClientTests {
             try tool(server, "jack_disconnect", ["RouteStudio:out_left", "system:playback_1"])
             try tool(server, "jack_connect", ["RouteStudio:out_left", "system:playback_1"])
             try studio.process.waitForLine(containing: "studio: output route now: bluetooth sink (bluez_output.14_3F_A6_28_DC_51.1:playback_FL); "
-                                           + "hecate limiter -14 dBFS", timeout: .seconds(10))
+                                           + "hecate limiter -14 dBFS")
             #expect(studio.changed("hecate", "route", "bluetooth"), "the page hears Hecate's new route")
             #expect(studio.status { ($0["route"] as? String)?.hasPrefix("bluetooth sink (bluez_output.14_3F_A6_28_DC_51.1") == true } != nil,
                     "the pushed status names the sink")
 
             try tool(server, "jack_disconnect", ["RouteStudio:out_left", "system:playback_1"])
-            try studio.process.waitForLine(containing: "studio: output route now: no bluetooth (system:playback_2): wired; hecate limiter -10 dBFS",
-                                           timeout: .seconds(10))
+            try studio.process.waitForLine(containing: "studio: output route now: no bluetooth (system:playback_2): wired; hecate limiter -10 dBFS")
             #expect(studio.changed("hecate", "route", "wired"), "back to wired on the page")
             #expect(studio.status { ($0["route"] as? String) == "no bluetooth (system:playback_2): wired" } != nil, "the status follows")
 
@@ -89,7 +88,7 @@ extension JACKClientTests {
             #expect(studio.changed("hecate", "route", "speaker"))
             try tool(server, "jack_connect", ["RouteStudio:out_left", "system:playback_1"])
             try studio.process.waitForLine(containing: "studio: output route now: bluetooth sink (bluez_output.14_3F_A6_28_DC_51.1:playback_FL); "
-                                           + "hecate keeps its chosen route (speaker)", timeout: .seconds(10))
+                                           + "hecate keeps its chosen route (speaker)")
             #expect(studio.process.output.components(separatedBy: "output route now:").count == 4, "\(studio.process.output)")
             #expect(try studio.process.stop() == 0, "\(studio.process.output)")
         }
@@ -122,7 +121,7 @@ extension JACKClientTests {
                 studio.send(#"{"type":"select","instrument":"\#(instrument)"}"#)
                 // A limiter's look-ahead is at least its 1 ms window; the tone has none.
                 let expectsLookAhead = instrument != "tone"
-                try waitUntil("\(instrument)'s latency on the ports", timeout: .seconds(5)) {
+                try waitUntil("\(instrument)'s latency on the ports") {
                     (lookAhead() ?? 0 > 0) == expectsLookAhead && (!expectsLookAhead || lookAhead()! >= 48)
                 }
                 let frames = try #require(lookAhead())
@@ -135,7 +134,7 @@ extension JACKClientTests {
                     func printed() -> Substring? {
                         studio.process.output.split(separator: "\n").dropFirst(linesBefore).first { $0.contains("MIDI in → sound") }
                     }
-                    try waitUntil("\(instrument)'s latency line", timeout: .seconds(5)) { printed() != nil }
+                    try waitUntil("\(instrument)'s latency line") { printed() != nil }
                     let line = printed()
                     #expect(line.flatMap(Self.soundFrames) == path && line?.contains("+ processing") == true, "\(studio.process.output)")
                 }

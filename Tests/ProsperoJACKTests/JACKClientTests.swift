@@ -33,98 +33,37 @@ import Testing
         return messages.map { TimedMIDI(frame: $0.frame - first.frame, bytes: $0.bytes) }
     }
 
-    /// One 2-second recording of the client's two sines by `jack_rec`, with what could have disturbed it.
+    /// One 2-second recording of the client's two sines by `jack_rec`.
     struct SineRecording {
         var audio: WAVAudio
-        var xruns: Int
+        /// What jack_rec printed (its standard error too, where it reports overruns).
         var recorderOutput: String
         var handler: SineHandler
         var statistics: JACKClientStatistics
-        /// The client's xruns by cause (its callback timing): ours, or the machine's.
-        var xrunTally: XrunTally
-        /// The server reported xruns, or jack_rec's disk thread fell behind: a loaded machine, not the client.
-        var isDisturbed: Bool {
-            xruns > 0 || recorderOutput.lowercased().contains("overrun") || recorderOutput.lowercased().contains("xrun")
-        }
-    }
-
-    /// Runs a timing-sensitive scenario until one run was not disturbed by the machine's load (xruns on a
-    /// busy CI machine), at most `attempts` times, and returns that run for the caller to judge in full;
-    /// records an issue and returns nil when every run was disturbed.
-    static func firstUndisturbed<Run>(
-        _ name: String, attempts: Int, _ run: () throws -> Run, _ isDisturbed: (Run) -> Bool
-    ) throws -> Run? {
-        for attempt in 1...attempts {
-            let result = try run()
-            if !isDisturbed(result) {
-                if attempt > 1 { print("\(name): \(attempt - 1) disturbed run(s) made again") }
-                return result
-            }
-        }
-        Issue.record("\(name): all \(attempts) runs were disturbed by the machine's load")
-        return nil
-    }
-
-    /// ``firstUndisturbed(_:attempts:_:_:)`` for runs of a command started with `--callback-timing`: when every
-    /// run was disturbed and the command's own account says that none of its xruns came from its callback
-    /// (``xrunTally(in:)`` of the runs' output, ``tooFewUndisturbed(_:xruns:sourceLocation:)``), the machine's load was the whole story and the test ends
-    /// as cancelled, saying so; an xrun of ours, or a run without the account, is a failure.
-    static func firstUndisturbed<Run>(
-        _ name: String, attempts: Int, _ run: () throws -> Run, _ isDisturbed: (Run) -> Bool, output: (Run) -> String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> Run? {
-        try firstUndisturbed(name, attempts: attempts, run, isDisturbed, xruns: { xrunTally(in: output($0)) }, sourceLocation: sourceLocation)
-    }
-
-    /// ``firstUndisturbed(_:attempts:_:_:output:sourceLocation:)`` with each run's xruns by cause given directly
-    /// (an in-process client's ``JACKCallbackTiming``); nil when a run has no account.
-    static func firstUndisturbed<Run>(
-        _ name: String, attempts: Int, _ run: () throws -> Run, _ isDisturbed: (Run) -> Bool, xruns tally: (Run) -> XrunTally?,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> Run? {
-        var xruns: XrunTally? = XrunTally(ours: 0, all: 0)
-        for attempt in 1...attempts {
-            let result = try run()
-            if !isDisturbed(result) {
-                if attempt > 1 { print("\(name): \(attempt - 1) disturbed run(s) made again") }
-                return result
-            }
-            xruns = sum(xruns, tally(result))
-        }
-        try tooFewUndisturbed("\(name): all \(attempts) runs were disturbed by the machine's load", xruns: xruns,
-                              sourceLocation: sourceLocation)
-        return nil
     }
 
     static func recordSines() throws -> SineRecording {
-        // 1024-frame periods (21 ms deadlines): --no-realtime threads on a busy CI machine miss 5 ms ones.
+        // 1024-frame periods: fewer cycles for a busy machine to hold back.
         let server = try JACKTestServer(period: 1024)
         let client = try JACKClient(configuration: server.configuration)
         let handler = SineHandler(leftFrequency: 440, rightFrequency: 660, peakDBFS: -12)
-        let timing = JACKCallbackTiming(capacity: 4096)
-        try client.activate(handler: handler, timing: timing)
+        try client.activate(handler: handler)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(server.name).wav").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         let recorder = try server.recorder(file: file, seconds: 2, ports: [client.ports.leftOutput, client.ports.rightOutput])
-        try waitUntil("jack_rec to finish", timeout: .seconds(10)) { !recorder.process.isRunning }
+        try waitUntil("jack_rec to finish") { !recorder.process.isRunning }
         let statistics = client.statistics
         client.close()
-        let causes = timing.report(periodNanoseconds: 1024 * 1_000_000_000 / 48_000).xruns
         let audio = try WAVAudio(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
-        return SineRecording(audio: audio, xruns: statistics.xruns, recorderOutput: recorder.readOutput(),
-                             handler: handler, statistics: statistics,
-                             xrunTally: XrunTally(ours: causes.counts[.ourWork, default: 0] + causes.counts[.pageFaults, default: 0], all: causes.total))
+        return SineRecording(audio: audio, recorderOutput: recorder.readOutput(), handler: handler, statistics: statistics)
     }
 
-    /// The recording must be exact: pitch, level, and the sine in every period. A recording that the
-    /// machine's load disturbed (server xruns, recorder overruns) is made again, up to twelve times (beside a
-    /// build from nothing, six were once all disturbed); the first undisturbed one is judged in full, so a real
-    /// dropout in the client still fails. When all were disturbed, the client's callback timing says whose the
-    /// xruns were (``tooFewUndisturbed(_:xruns:sourceLocation:)``).
+    /// The recording must be exact: pitch, level, and the sine in every period. The test server's cycles wait for
+    /// a late client (``JACKTestServer``), so a busy machine delays periods but drops none: a dropout is the client's.
     @Test(.enabled(if: Peers.runnable("jackd", "jack_rec")))
     func audioReachesARecordingClientWithPitchAndLevel() throws {
-        guard let recording = try Self.firstUndisturbed("audio recording", attempts: 12, Self.recordSines, \.isDisturbed, xruns: \.xrunTally)
-        else { return }
+        let recording = try Self.recordSines()
+        #expect(!recording.recorderOutput.lowercased().contains("overrun"), "\(recording.recorderOutput)")
         let audio = recording.audio
         #expect(audio.sampleRate == 48_000)
         #expect(audio.channels.count == 2)
@@ -147,10 +86,8 @@ import Testing
         #expect(recording.statistics.silencedPeriods == 0)
     }
 
-    /// What `jack_midi_dump` printed for one scripted run (``playIntoMidiDump(_:finish:)``).
+    /// What `jack_midi_dump` printed for one scripted run (``playIntoMidiDump(_:expected:finish:)``).
     struct DumpRun {
-        /// Xruns from arming the script to the end of `finish` (connecting clients can cause one before).
-        var xruns: Int
         var dropped: Int
         /// What `finish` returned.
         var finished: Bool
@@ -161,10 +98,11 @@ import Testing
     }
 
     /// Plays `script` from a fresh client on a fresh server into `jack_midi_dump`: connects, waits for the
-    /// connection to hold, arms the script, waits for it to play, then runs `finish` before closing.
-    static func playIntoMidiDump(_ script: [TimedMIDI], finish: (JACKClient) -> Bool = { _ in true }) throws -> DumpRun {
+    /// connection to hold, arms the script, waits for it to play, then runs `finish` before closing, and reads the
+    /// dump once it printed `expected` messages (or its wait ended: the test then fails on what it got).
+    static func playIntoMidiDump(_ script: [TimedMIDI], expected: Int, finish: (JACKClient) -> Bool = { _ in true }) throws -> DumpRun {
         let server = try JACKTestServer()
-        let dump = try server.peer("jack_midi_dump", ["-a", "dump"])
+        let dump = DumpReader(try server.peer("jack_midi_dump", ["-a", "dump"]))
         let client = try JACKClient(configuration: server.configuration)
         try waitUntil("dump:input") { client.portInfo(named: "dump:input") != nil }
         let handler = ScriptedMIDIHandler(script: script)
@@ -172,22 +110,19 @@ import Testing
         // A client's ports accept connections only once it is active: retry until then.
         // The connect returns once the connection carries MIDI (JACKClient.connect waits for it).
         try waitUntil("dump to accept a connection") { (try? client.connect(client.ports.midiOutput, to: "dump:input")) != nil }
-        let xrunsBefore = client.statistics.xruns
         handler.armed.store(true, ordering: .releasing)
         try waitUntil("the script to play") { handler.scriptFinished.load(ordering: .acquiring) }
         let finished = finish(client)
-        let xruns = client.statistics.xruns - xrunsBefore
         let dropped = client.statistics.midiOutputDropped
         client.close()
         let finalPeriodLastFrame = handler.latestPeriodStart.load(ordering: .acquiring) + handler.lastPeriod.load(ordering: .relaxed) - 1
             - handler.scriptStart.load(ordering: .relaxed)
-        usleep(300_000) // jack_midi_dump prints from its own loop
-        dump.stop()
-        return DumpRun(xruns: xruns, dropped: dropped, finished: finished, dump: dump.readOutput(), finalPeriodLastFrame: finalPeriodLastFrame)
+        // jack_midi_dump prints from its own loop, which a busy machine holds back.
+        _ = try? waitUntil("the dump to print \(expected) messages") { parseDump(dump.current()).count >= expected }
+        return DumpRun(dropped: dropped, finished: finished, dump: dump.stop(), finalPeriodLastFrame: finalPeriodLastFrame)
     }
 
-    /// Messages written in one period must reach `jack_midi_dump` at their frames. A run in which the server
-    /// saw an xrun (a late client on a loaded machine: JACK skips its period and its MIDI) is made again.
+    /// Messages written in one period must reach `jack_midi_dump` at their frames.
     @Test(.enabled(if: Peers.runnable("jackd", "jack_midi_dump")))
     func midiOutputArrivesInMidiDumpAtTheRightFrames() throws {
         // Sent out of time order on purpose; frames relative to the first armed period (256 frames).
@@ -198,8 +133,7 @@ import Testing
             TimedMIDI(frame: 1023, bytes: [0x90, 0x40, 0x7F]),
             TimedMIDI(frame: 1023, bytes: [0x80, 0x40, 0x00]),
         ]
-        let run = try Self.firstUndisturbed("MIDI to jack_midi_dump", attempts: 4, { try Self.playIntoMidiDump(script) }, { $0.xruns > 0 })
-        guard let run else { return }
+        let run = try Self.playIntoMidiDump(script, expected: script.count + 1)
         let received = Self.parseDump(run.dump)
         #expect(Self.relative(received) == [
             TimedMIDI(frame: 0, bytes: [0x90, 0x3C, 0x64]),
@@ -222,13 +156,12 @@ import Testing
             TimedMIDI(frame: 2, bytes: [0x90, 64, 90]),
             TimedMIDI(frame: 3, bytes: [0x80, 64, 0]),
         ]
-        let run = try Self.firstUndisturbed("stop and note-offs", attempts: 4, {
-            try Self.playIntoMidiDump(script) { client in
-                usleep(50_000) // let some periods pass while the notes sound
-                return client.stop()
-            }
-        }, { $0.xruns > 0 })
-        guard let run else { return }
+        let run = try Self.playIntoMidiDump(script, expected: 8) { client in
+            // Some periods pass while the notes sound.
+            let periods = client.statistics.periods
+            _ = try? waitUntil("periods while the notes sound") { client.statistics.periods >= periods + 8 }
+            return client.stop()
+        }
         #expect(run.finished, "the client stopped")
         let received = Self.parseDump(run.dump)
         #expect(received.count == 8, "\(received)")
@@ -241,31 +174,26 @@ import Testing
     }
 
     /// jack_midiseq's loop (0.5 s: C, then E) reaches the handler at its frames. The loop is taken from the second C
-    /// on, once the connection has settled (the first event after connecting can land a period late), and a run
-    /// with an xrun (which shifts one client's frames against the other's) is made again.
+    /// on, once the connection has settled (the first event after connecting can land a period late).
     @Test(.enabled(if: Peers.runnable("jackd", "jack_midiseq")))
     func midiFromMidiseqReachesTheHandlerFrameAccurately() throws {
-        guard let (loop, lost) = try Self.firstUndisturbed("jack_midiseq loop", attempts: 10, { () throws -> (loop: [TimedMIDI], lost: Int, xruns: Int) in
-            let server = try JACKTestServer()
-            let client = try JACKClient(configuration: server.configuration)
-            let handler = ScriptedMIDIHandler()
-            try client.activate(handler: handler)
-            let sequencer = try server.peer("jack_midiseq", ["seq", "24000", "0", "60", "12000", "12000", "64", "6000"])
-            defer { sequencer.stop() }
-            try waitUntil("seq:out") { client.portInfo(named: "seq:out") != nil }
-            try waitUntil("seq to accept a connection") { (try? client.connect("seq:out", to: client.ports.midiInput)) != nil }
-            let xrunsBefore = client.statistics.xruns
-            func loopFromSecondC() -> [TimedMIDI]? {
-                let messages = handler.receivedMessages
-                let cs = messages.indices.filter { messages[$0].bytes == [0x90, 60, 64] }
-                guard cs.count >= 2, messages.count >= cs[1] + 5 else { return nil }
-                return Array(messages[cs[1]..<cs[1] + 5])
-            }
-            try waitUntil("two loops from jack_midiseq", timeout: .seconds(5)) { loopFromSecondC() != nil }
-            let xruns = client.statistics.xruns - xrunsBefore
-            client.close()
-            return (Self.relative(loopFromSecondC() ?? []), client.statistics.midiInputLost, xruns)
-        }, { $0.xruns > 0 }).map({ ($0.loop, $0.lost) }) else { return }
+        let server = try JACKTestServer()
+        let client = try JACKClient(configuration: server.configuration)
+        let handler = ScriptedMIDIHandler()
+        try client.activate(handler: handler)
+        let sequencer = try server.peer("jack_midiseq", ["seq", "24000", "0", "60", "12000", "12000", "64", "6000"])
+        defer { sequencer.stop() }
+        try waitUntil("seq:out") { client.portInfo(named: "seq:out") != nil }
+        try waitUntil("seq to accept a connection") { (try? client.connect("seq:out", to: client.ports.midiInput)) != nil }
+        func loopFromSecondC() -> [TimedMIDI]? {
+            let messages = handler.receivedMessages
+            let cs = messages.indices.filter { messages[$0].bytes == [0x90, 60, 64] }
+            guard cs.count >= 2, messages.count >= cs[1] + 5 else { return nil }
+            return Array(messages[cs[1]..<cs[1] + 5])
+        }
+        try waitUntil("two loops from jack_midiseq") { loopFromSecondC() != nil }
+        client.close()
+        let loop = Self.relative(loopFromSecondC() ?? []), lost = client.statistics.midiInputLost
         #expect(loop == [
             TimedMIDI(frame: 0, bytes: [0x90, 60, 64]),
             TimedMIDI(frame: 12_000, bytes: [0x80, 60, 64]),
@@ -276,81 +204,64 @@ import Testing
         #expect(lost == 0)
     }
 
-    /// A live session (`prospero play`) whose server is killed or stopped under it: the session notices at once.
+    /// A live session (`prospero play`) whose server is killed or stopped under it: the session notices and ends.
     ///
-    /// In a child process: after a server's shutdown, closing the client can deadlock inside libjack (jack2 #395);
-    /// the session then ends at its 3 s bound with a warning, and that process can open no client again. In this
-    /// process it stopped every later JACK test (2026-11-29). A run where libjack wedged is made again (up to 3).
-    static let serverDeathAttempts = 3
+    /// In a child process: after a server's shutdown, closing the client can deadlock inside libjack; the session
+    /// then ends at its bound with a warning saying so (``libjackWedged(_:)``), and that process can open no client
+    /// again. In this process it would stop every later JACK test. How soon the session ends is a figure for the
+    /// live bench; here it must end, say why, and exit 1.
+    @Test(.enabled(if: liveStopRunnable), arguments: [SIGTERM, SIGKILL])
+    func killingTheServerEndsTheSessionCleanly(signal: Int32) throws {
+        let server = try JACKTestServer()
+        defer { server.reclaimRegistrySlot() }
+        let prospero = try ProsperoOnJACK(["play", "--client-name", "KillPlay", "--duration", "600", "--no-connect-audio"],
+                                          server: server, log: "kill")
+        try prospero.waitForLine(containing: "MIDI in → sound")
+        // SIGTERM: jackd tells its clients, then takes a while to exit (not waited for here).
+        if signal == SIGKILL { server.crash() } else { kill(server.jackd.pid, SIGTERM) }
+        try waitUntil("the session to end") { !prospero.isRunning }
+        let output = prospero.output
+        #expect(prospero.process.terminationStatus == 1, "\(output)")
+        #expect(output.contains("JACK server shut down"), "\(output)")
+    }
 
     /// The wedge warning `LiveSession` prints (``JACKError/libraryWedged(detail:)``).
     static func libjackWedged(_ output: String) -> Bool { output.contains("libjack is stuck in this process") }
 
-    @Test(.enabled(if: liveStopRunnable), arguments: [SIGTERM, SIGKILL])
-    func killingTheServerEndsTheSessionCleanly(signal: Int32) throws {
-        for attempt in 1...Self.serverDeathAttempts {
-            let server = try JACKTestServer()
-            defer { server.reclaimRegistrySlot() }
-            let prospero = try ProsperoOnJACK(["play", "--client-name", "KillPlay", "--duration", "30", "--no-connect-audio"],
-                                              server: server, log: "kill")
-            try prospero.waitForLine(containing: "MIDI in → sound")
-            usleep(200_000)  // playing: its first periods ran
-            let killed = ContinuousClock.now
-            // SIGTERM: jackd tells its clients, then takes a while to exit (not waited for here).
-            if signal == SIGKILL { server.crash() } else { kill(server.jackd.pid, SIGTERM) }
-            try waitUntil("the session to end", timeout: .seconds(10)) { !prospero.isRunning }
-            let reaction = ContinuousClock.now - killed
-            let output = prospero.output
-            print("session ended \(reaction) after jackd got signal \(signal)")
-            if Self.libjackWedged(output) {
-                // libjack's close did not return: the session ends at its bound instead, with the warning.
-                #expect(reaction < .seconds(4), "\(output)")
-                if attempt < Self.serverDeathAttempts { print("libjack wedged after the shutdown (jack2 #395): made again"); continue }
-                Issue.record("libjack wedged after the shutdown in all \(attempt) runs: \(output)")
-                return
-            }
-            // README: a server kill ends a session in < 0.1 s; 3× that at most.
-            #expect(reaction < .milliseconds(300), "session ended \(reaction) after the server was killed: \(output)")
-            #expect(prospero.process.terminationStatus == 1, "\(output)")
-            #expect(output.contains("JACK server shut down"), "\(output)")
-            return
-        }
-    }
-
+    /// With `--reconnect` the session outlives its server and plays on a new one, prepared for its rate. When
+    /// libjack wedged in the close after the shutdown (``libjackWedged(_:)``), no client can open in that process
+    /// again: the session must then end, saying so, instead of waiting for good.
     @Test(.enabled(if: liveStopRunnable))
     func withReconnectTheSessionWaitsForTheServerAndContinues() throws {
-        for attempt in 1...Self.serverDeathAttempts {
-            var server = try JACKTestServer()
-            let name = server.name
-            let prospero = try ProsperoOnJACK(["play", "--reconnect", "--client-name", "ReconnectPlay", "--duration", "60", "--no-connect-audio"],
-                                              server: server, log: "reconnect")
-            try prospero.waitForLine(containing: "MIDI in → sound")
-            server.stop()
-            try waitUntil("the session to wait for the server", timeout: .seconds(10)) {
-                prospero.output.contains("Waiting for the JACK server to return") || !prospero.isRunning
-            }
-            if Self.libjackWedged(prospero.output) && attempt < Self.serverDeathAttempts {
-                print("libjack wedged after the shutdown (jack2 #395): made again")
-                continue
-            }
-            usleep(300_000)
-            #expect(prospero.isRunning, "the session waits instead of ending: \(prospero.output)")
-            server = try JACKTestServer(sampleRate: 44_100, named: name)
-            try waitUntil("the session to reconnect", timeout: .seconds(10)) {
-                // Its setup printed a second time, to its last line.
-                prospero.output.components(separatedBy: "MIDI in → sound").count == 3
-            }
-            // Re-prepared for the new server's rate: the synth's limiter look-ahead (1 ms) it reports is its prepared
-            // length in frames, 48 at 48 kHz before and 44 at 44.1 kHz after.
-            let output = prospero.output
-            let parts = output.components(separatedBy: "Reconnected to JACK server")
-            #expect(parts.count == 2, "\(output)")
-            #expect(parts[0].contains("processing latency 48 frames"), "\(output)")
-            #expect(parts.last!.contains("44100 Hz") && parts.last!.contains("processing latency 44 frames"), "\(output)")
-            usleep(200_000)
-            #expect(try prospero.stop() == 0, "\(prospero.output)")
+        var server = try JACKTestServer()
+        let name = server.name
+        let prospero = try ProsperoOnJACK(["play", "--reconnect", "--client-name", "ReconnectPlay", "--duration", "600", "--no-connect-audio"],
+                                          server: server, log: "reconnect")
+        try prospero.waitForLine(containing: "MIDI in → sound")
+        server.stop()
+        try waitUntil("the session to wait for the server") {
+            prospero.output.contains("Waiting for the JACK server to return") || !prospero.isRunning
+        }
+        if Self.libjackWedged(prospero.output) {
+            try waitUntil("the wedged session to end") { !prospero.isRunning }
+            #expect(prospero.process.terminationStatus == 1, "\(prospero.output)")
+            #expect(!prospero.output.contains("Waiting for the JACK server to return"), "\(prospero.output)")
             return
         }
+        #expect(prospero.isRunning, "the session waits instead of ending: \(prospero.output)")
+        server = try JACKTestServer(sampleRate: 44_100, named: name)
+        try waitUntil("the session to reconnect") {
+            // Its setup printed a second time, to its last line.
+            prospero.output.components(separatedBy: "MIDI in → sound").count == 3
+        }
+        // Re-prepared for the new server's rate: the synth's limiter look-ahead (1 ms) it reports is its prepared
+        // length in frames, 48 at 48 kHz before and 44 at 44.1 kHz after.
+        let output = prospero.output
+        let parts = output.components(separatedBy: "Reconnected to JACK server")
+        #expect(parts.count == 2, "\(output)")
+        #expect(parts[0].contains("processing latency 48 frames"), "\(output)")
+        #expect(parts.last!.contains("44100 Hz") && parts.last!.contains("processing latency 44 frames"), "\(output)")
+        #expect(try prospero.stop() == 0, "\(prospero.output)")
     }
 
     /// A killed server's slot in JACK's 8-slot registry is found and freed (``JACKServerRegistry``): killed test
@@ -384,8 +295,9 @@ import Testing
         #expect(log.contains("Prospero:midi_in (not connected)"))
         #expect(log.contains("playback latency"))
         #expect(log.contains("Stopped (duration elapsed)"))
-        // About 0.5 s of 256-frame periods at 48 kHz (94); bounds only guard against nonsense.
-        #expect((40...400).contains(session.statistics.periods))
+        // It played (about 94 periods of 256 frames in 0.5 s at 48 kHz on a quiet machine; fewer while the machine
+        // holds the server back, so no count is asserted).
+        #expect(session.statistics.periods > 0)
     }
 
     @Test(.enabled(if: Peers.runnable("jackd")))

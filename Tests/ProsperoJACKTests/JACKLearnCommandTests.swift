@@ -20,9 +20,9 @@ extension JACKClientTests {
             var saved: String
         }
 
-        /// Runs `prospero ARGUMENTS` for 4 s with a second client turning CC 74 on channel 2 slowly from 10 to 40
-        /// into its `midi_in` (a move: the first value alone only says where the knob is), `--save-settings` into
-        /// a temporary XDG_CONFIG_HOME.
+        /// Runs `prospero ARGUMENTS` with a second client turning CC 74 on channel 2 slowly from 10 to 40 into its
+        /// `midi_in` (a move: the first value alone only says where the knob is), `--save-settings` into a temporary
+        /// XDG_CONFIG_HOME, and stops it with SIGINT once the knob has turned.
         static func learn(_ arguments: [String], client: String) throws -> LearnRun {
             guard let prospero = TestPeers.prospero else { throw PeerMissing(tool: "prospero (build the package first)") }
             let config = FileManager.default.temporaryDirectory.appendingPathComponent("prospero-learn-\(UUID().uuidString)")
@@ -35,7 +35,7 @@ extension JACKClientTests {
             defer { sender.close() }
             let process = Process()
             process.executableURL = prospero
-            process.arguments = arguments + ["-s", server.name, "--client-name", client, "--no-connect-audio", "--duration", "4",
+            process.arguments = arguments + ["-s", server.name, "--client-name", client, "--no-connect-audio",
                                              "--midi-in", sender.ports.midiOutput, "--save-settings"]
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_CONFIG_HOME"] = config.path
@@ -45,11 +45,16 @@ extension JACKClientTests {
             process.standardError = err
             try process.run()
             defer { if process.isRunning { process.terminate() } }
-            try waitUntil("the knob connected to \(client):midi_in", timeout: .seconds(10)) {
+            try waitUntil("the knob connected to \(client):midi_in") {
                 sender.portInfo(named: "\(client):midi_in").map { !$0.connections.isEmpty } ?? false
             }
             knob.armed.store(true, ordering: .releasing)
-            try waitUntil("prospero \(arguments[0]) to end", timeout: .seconds(15)) { !process.isRunning }
+            try waitUntil("the knob's turn") { knob.scriptFinished.load(ordering: .acquiring) }
+            // The last values reach the command in the next periods.
+            let periods = sender.statistics.periods
+            try waitUntil("four more periods") { sender.statistics.periods >= periods + 4 }
+            kill(process.processIdentifier, SIGINT)
+            try waitUntil("prospero \(arguments[0]) to end") { !process.isRunning }
             let saved = (try? String(contentsOf: config.appendingPathComponent("prospero/settings.json"), encoding: .utf8)) ?? ""
             return LearnRun(status: process.terminationStatus,
                             output: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),

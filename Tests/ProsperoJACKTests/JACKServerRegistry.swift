@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import ProsperoTestSupport
 
 /// jackd2's machine-wide server registry (`/dev/shm/jack-shm-registry`), read to repair what killed servers leave.
 ///
@@ -54,7 +53,7 @@ enum JACKServerRegistry {
         else { return }
         // Registered (its pid in a slot of that name), or exited: then stopped with SIGINT, which jackd handles
         // by unregistering; a generous wait, as a SIGKILL would take the slot again.
-        _ = try? waitUntil("jackd \(name) to register", deadline: MachineDeadline(seconds: 5, limit: 6)) {
+        _ = try? waitUntil("jackd \(name) to register", timeout: .seconds(60)) {
             !jackd.process.isRunning || entries().contains { $0.pid == jackd.pid && $0.name == name }
         }
         jackd.stop(signal: SIGINT, timeout: .seconds(20))

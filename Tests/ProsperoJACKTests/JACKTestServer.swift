@@ -28,20 +28,15 @@ struct TimedOut: Error, CustomStringConvertible {
     var description: String { "timed out waiting for \(what)" }
 }
 
+/// How long a test waits for an outcome by default: a bound for a busy 2-core machine (a build beside the tests
+/// holds a peer's start or a command's reply back for seconds), not a figure; a passing wait returns at once.
+let generousWait: Duration = .seconds(30)
+
 /// Polls `condition` every 5 ms for at most `timeout`; every wait in these tests is bounded.
-func waitUntil(_ what: String, timeout: Duration = .seconds(5), _ condition: () -> Bool) throws {
+func waitUntil(_ what: String, timeout: Duration = generousWait, _ condition: () -> Bool) throws {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
-        usleep(5_000)
-    }
-}
-
-/// Polls `condition` every 5 ms until `deadline`, a deadline in the machine's time (``MachineDeadline``): for
-/// waits on a peer's start, which a build beside the tests can hold back for seconds.
-func waitUntil(_ what: String, deadline: MachineDeadline, _ condition: () -> Bool) throws {
-    while !condition() {
-        guard !deadline.expired else { throw TimedOut(what: "\(what) (\(String(format: "%.1f", deadline.elapsed)) s)") }
         usleep(5_000)
     }
 }
@@ -104,8 +99,21 @@ final class PeerProcess {
     deinit { stop(signal: SIGKILL) }
 }
 
-/// `jackd --no-realtime -n <unique> -d dummy`, started for one test and stopped by pid.
+/// `jackd --no-realtime --sync -t 10000 -n <unique> -d dummy`, started for one test and stopped by pid.
+///
+/// Synchronous (`--sync`): each cycle waits for every client, up to the client timeout, before the next begins.
+/// In jackd's default asynchronous mode a client still running when the next cycle starts misses that cycle,
+/// and the MIDI and audio in it are lost; on a busy machine (non-realtime threads, a build beside the tests) that
+/// happened several times a minute. Here a late client delays the cycle instead: nothing is lost, and every
+/// client counts the same frames (the server still reports an xrun for a cycle that ended late). Ten seconds of
+/// client timeout: longer than a busy machine holds a thread back, short enough that a client stopped by a crash
+/// holds the graph once, not for good.
 final class JACKTestServer {
+    /// The options before `-d dummy`, with the server's name.
+    static func serverArguments(name: String) -> [String] {
+        ["--no-realtime", "--sync", "--timeout", "10000", "-n", name]
+    }
+
     let name: String
     let jackd: PeerProcess
 
@@ -128,12 +136,12 @@ final class JACKTestServer {
             let name = named ?? "prospero-test-\(getpid())-\(n)"
             let jackd = try PeerProcess(
                 "jackd",
-                ["--no-realtime", "-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
+                Self.serverArguments(name: name) + ["-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
                 server: nil
             )
-            // 5 s on a quiet machine (it takes well under one), up to 30 s while a build holds the cores.
+            // Well under a second on a quiet machine; a build beside the tests can hold it back for many.
             do {
-                try waitUntil("jackd \(name) to accept clients", deadline: MachineDeadline(seconds: 5, limit: 6)) {
+                try waitUntil("jackd \(name) to accept clients", timeout: .seconds(60)) {
                     guard jackd.process.isRunning else { return true }
                     return (try? JACKServerStatus.query(serverName: name, clientName: "probe")) != nil
                 }

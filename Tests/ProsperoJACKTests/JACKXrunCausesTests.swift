@@ -69,27 +69,3 @@ import Testing
         #expect(report.lines.contains { $0.hasPrefix("xruns reported: 1: 1 no callback of ours over the period") })
     }
 }
-
-/// The timing tests read the command's own account of its xruns (what `--callback-timing` prints) to tell a busy
-/// machine from an overrun of ours.
-@Suite struct CallbackTimingAccountTests {
-    @Test func xrunTallyCountsOurWorkAndPageFaultsAsOurs() {
-        func account(_ counts: [JACKXrunCauses.Cause: Int]) -> String {
-            "Stopped (requested): 100 periods\ncallback timing: \(JACKXrunCauses(counts: counts).line)\ncallback timing: callback thread scheduling: SCHED_FIFO priority 5"
-        }
-        #expect(JACKClientTests.xrunTally(in: account([.ourWork: 2, .noOverrunOfOurs: 3, .pageFaults: 1])) == XrunTally(ours: 3, all: 6))
-        #expect(JACKClientTests.xrunTally(in: account([.preempted: 4, .noOverrunOfOurs: 7])) == XrunTally(ours: 0, all: 11))
-        #expect(JACKClientTests.xrunTally(in: account([:])) == XrunTally(ours: 0, all: 0))
-        #expect(JACKClientTests.xrunTally(in: "Stopped (requested): 100 periods, 0 xruns") == nil, "no account: unknown")
-        #expect(JACKClientTests.sum(XrunTally(ours: 1, all: 2), XrunTally(ours: 0, all: 3)) == XrunTally(ours: 1, all: 5))
-        #expect(JACKClientTests.sum(XrunTally(ours: 1, all: 2), nil) == nil)
-    }
-
-    /// The share that leaves a shortage of undisturbed events to the machine: at most one xrun in twenty ours.
-    @Test func aFewOfOursAmongManyAreTheMachines() {
-        #expect(XrunTally(ours: 3, all: 60).oursAreFew)
-        #expect(!XrunTally(ours: 3, all: 59).oursAreFew)
-        #expect(!XrunTally(ours: 1, all: 1).oursAreFew)
-        #expect(XrunTally(ours: 0, all: 0).oursAreFew)
-    }
-}

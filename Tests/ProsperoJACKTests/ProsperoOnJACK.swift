@@ -33,14 +33,14 @@ final class ProsperoOnJACK {
     var isRunning: Bool { process.isRunning }
 
     /// Waits until it printed `text` (its start-up line); throws if it ended first or took longer than `timeout`.
-    func waitForLine(containing text: String, timeout: Duration = .seconds(20)) throws {
+    func waitForLine(containing text: String, timeout: Duration = generousWait) throws {
         try waitUntil("prospero to print \(text)", timeout: timeout) { output.contains(text) || !process.isRunning }
         try #require(process.isRunning, "prospero ended early: \(output)")
     }
 
     /// Stops it with `signal` as a user would and returns its exit status.
     @discardableResult
-    func stop(_ signal: Int32 = SIGINT, timeout: Duration = .seconds(10)) throws -> Int32 {
+    func stop(_ signal: Int32 = SIGINT, timeout: Duration = generousWait) throws -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }
         try waitUntil("prospero to stop", timeout: timeout) { !process.isRunning }
         return process.terminationStatus
