@@ -1,24 +1,31 @@
-// Browser haptics for the games: the session clock mapped to performance.now() (the protocol's
+// Browser haptics for the games: the session clock mapped to the page's clock (performance.now(); the protocol's
 // `clock` message), each haptic burst from the server played with navigator.vibrate at its time, and a
-// visible indicator of what would be felt (every device; iOS has no Vibration API).
+// visible indicator of what would be felt (every device; iOS has no Vibration API). Both take the page's clock
+// (js/clock.js), so that a test can run them on a clock it moves by hand.
 //
 //   const clock = new SessionClock(studio); clock.start();
 //   const player = new HapticPlayer({ clock, indicator }); player.unlock(); player.play(burst);
 
+import { pageClock } from "/js/clock.js";
+
 /** Samples kept for the offset estimate (the one with the shortest round trip wins). */
 export const CLOCK_SAMPLES = 8;
+/** Bursts (and what became of them) kept in `HapticPlayer.log`: more than a game sends while a test plays it. */
+export const LOG_LIMIT = 512;
 /** A burst later than this (ms) past its start is not played at all. */
 export const LATE_LIMIT_MS = 1000;
 /** Up to this lateness (ms) a pattern plays whole (haptics.md §3: touch-to-tactile latency is fine within
  *  5–50 ms); later, its first part is cut so the rest stays on the audio clock. */
 export const TRIM_AFTER_MS = 50;
 
-/** Maps the server's session clock (s) to performance.now() (ms): NTP-style, by the shortest round trip. */
+/** Maps the server's session clock (s) to the page's clock (ms): NTP-style, by the shortest round trip. */
 export class SessionClock {
-  constructor(studio) {
+  /** `page`: the page's clock (js/clock.js's `pageClock`, or a test's). */
+  constructor(studio, page = pageClock) {
     this.studio = studio;
+    this.page = page;
     this.samples = [];
-    this.offset = null;   // ms: perf = audio·1000 − offset
+    this.offset = null;   // ms: page = audio·1000 − offset
     studio.on("clock", (m) => this.receive(m));
   }
 
@@ -30,20 +37,21 @@ export class SessionClock {
   }
 
   start() {
-    clearInterval(this.timer);
+    const page = this.page;
+    page.clearInterval(this.timer);
     let quick = 6;
-    const ask = () => { if (this.studio.welcomed) this.studio.send({ type: "clock", t: performance.now() }); };
+    const ask = () => { if (this.studio.welcomed) this.studio.send({ type: "clock", t: page.now() }); };
     ask();
     // Six quick samples, then one every 2 s (clocks drift; the audio clock pauses when audio stops).
-    this.timer = setInterval(() => {
+    this.timer = page.setInterval(() => {
       ask();
-      if (--quick === 0) { clearInterval(this.timer); this.timer = setInterval(ask, 2000); }
+      if (--quick === 0) { page.clearInterval(this.timer); this.timer = page.setInterval(ask, 2000); }
     }, 120);
   }
 
   receive(m) {
     if (typeof m.t !== "number" || typeof m.audio !== "number") return;
-    const now = performance.now();
+    const now = this.page.now();
     const rtt = now - m.t;
     if (rtt < 0 || rtt > 5000) return;
     this.samples.push({ rtt, offset: m.audio * 1000 - (m.t + rtt / 2), at: now });
@@ -53,10 +61,10 @@ export class SessionClock {
   }
 
   get ready() { return this.offset !== null; }
-  /** performance.now() of session time `seconds`. */
+  /** The page's clock (ms) at session time `seconds`. */
   perfAt(seconds) { return seconds * 1000 - this.offset; }
   /** Session time now (s). */
-  now() { return (performance.now() + this.offset) / 1000; }
+  now() { return (this.page.now() + this.offset) / 1000; }
 }
 
 /** `pattern` (ms on/off, starting on) with its first `ms` cut away; [] when nothing is left. */
@@ -77,14 +85,18 @@ export function trimPattern(pattern, ms) {
 
 export class HapticPlayer {
   /**
-   * @param clock a SessionClock
+   * @param clock a SessionClock (`ready`, `perfAt(seconds)`)
    * @param indicator the element that lights while a pattern is on (its canvas draws the pattern)
+   * @param page the page's clock the bursts are timed on (js/clock.js's `pageClock`, or a test's)
+   * @param vibrate plays a pattern (navigator.vibrate where the browser has it)
    */
-  constructor({ clock, indicator }) {
+  constructor({ clock, indicator, page = pageClock, vibrate = typeof navigator.vibrate === "function" ? (p) => navigator.vibrate(p) : null }) {
     this.clock = clock;
     this.indicator = indicator;
+    this.page = page;
     this.canvas = indicator.querySelector("canvas");
-    this.vibrates = typeof navigator.vibrate === "function";
+    this.vibrate = vibrate;
+    this.vibrates = typeof vibrate === "function";
     this.scheduled = [];   // {serial, time, timer}
     this.lastSerial = 0;
     this.lights = [];
@@ -94,51 +106,59 @@ export class HapticPlayer {
 
   /** Call inside the tap-to-start gesture: the Vibration API needs one before it plays. */
   unlock() {
-    if (this.vibrates) { try { navigator.vibrate(0); } catch { this.vibrates = false; } }
+    if (this.vibrates) { try { this.vibrate(0); } catch { this.vibrates = false; } }
   }
 
-  /** A burst from the server ({serial, time, pattern, events, peak}): played at its session time. */
+  /** A burst from the server ({serial, time, pattern, events, peak}): played at its session time. Each one's fate
+   *  goes into `log`: `at` (the page's clock when due), `received`, `fired`, `late` (ms), `cut` (ms cut away) and
+   *  `played` (the pattern vibrated and shown, null when none). */
   play(burst) {
     if (!burst || typeof burst.serial !== "number" || burst.serial <= this.lastSerial || !Array.isArray(burst.pattern)) return;
     this.lastSerial = burst.serial;
+    const page = this.page;
     // This burst carries every earlier event still to be felt from its start: any pattern scheduled
     // at or after that start is replaced (an earlier one plays, and this one's call cancels its rest).
-    for (const s of this.scheduled.filter((s) => s.time >= burst.time)) clearTimeout(s.timer);
+    for (const s of this.scheduled.filter((s) => s.time >= burst.time)) page.clearTimeout(s.timer);
     this.scheduled = this.scheduled.filter((s) => s.time < burst.time);
-    const at = this.clock.ready ? this.clock.perfAt(burst.time) : performance.now();
-    const entry = { serial: burst.serial, time: burst.time, at, received: performance.now(), fired: null, late: null, cut: 0 };
+    const now = page.now();
+    const at = this.clock.ready ? this.clock.perfAt(burst.time) : now;
+    const entry = { serial: burst.serial, time: burst.time, pattern: burst.pattern.slice(), at, received: now, fired: null, late: null,
+      cut: 0, played: null };
     this.log.push(entry);
-    if (this.log.length > 64) this.log.shift();
+    if (this.log.length > LOG_LIMIT) this.log.shift();
     const fire = () => {
       this.scheduled = this.scheduled.filter((s) => s.serial !== burst.serial);
-      const late = performance.now() - at;
-      entry.fired = performance.now();
+      const fired = page.now();
+      const late = fired - at;
+      entry.fired = fired;
       entry.late = late;
       if (late > LATE_LIMIT_MS) return;
       entry.cut = late > TRIM_AFTER_MS ? Math.round(late) : 0;
       const pattern = entry.cut > 0 ? trimPattern(burst.pattern, entry.cut) : burst.pattern.slice();
       if (pattern.length === 0) return;
-      if (this.vibrates) { try { navigator.vibrate(pattern); } catch { /* no gesture yet: the indicator still shows it */ } }
+      entry.played = pattern;
+      if (this.vibrates) { try { this.vibrate(pattern); } catch { /* no gesture yet: the indicator still shows it */ } }
       this.show(pattern, burst);
     };
-    const delay = at - performance.now();
+    const delay = at - now;
     if (delay <= 1) { fire(); return; }
-    this.scheduled.push({ serial: burst.serial, time: burst.time, timer: setTimeout(fire, delay) });
+    this.scheduled.push({ serial: burst.serial, time: burst.time, timer: page.setTimeout(fire, delay) });
   }
 
   /** The indicator: lit during each "on" entry, scaled by the burst's peak; the pattern drawn as bars. */
   show(pattern, burst) {
-    for (const t of this.lights) clearTimeout(t);
+    const page = this.page;
+    for (const t of this.lights) page.clearTimeout(t);
     this.lights = [];
     const el = this.indicator;
     el.style.setProperty("--peak", String(burst.peak ?? 1));
     let t = 0;
     pattern.forEach((ms, i) => {
       const on = i % 2 === 0;
-      this.lights.push(setTimeout(() => el.classList.toggle("on", on && ms > 0), t));
+      this.lights.push(page.setTimeout(() => el.classList.toggle("on", on && ms > 0), t));
       t += ms;
     });
-    this.lights.push(setTimeout(() => el.classList.remove("on"), t));
+    this.lights.push(page.setTimeout(() => el.classList.remove("on"), t));
     const kinds = [...new Set((burst.events ?? []).map((e) => e.kind))].join(" + ") || "pulse";
     el.setAttribute("aria-label", `What you would feel: ${kinds}, ${t} ms`);
     el.dataset.pattern = pattern.join(",");

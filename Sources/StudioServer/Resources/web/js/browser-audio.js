@@ -3,9 +3,11 @@
 // frames, and the report that lets the server follow this page's audio clock:
 //   {"type":"audio","fill":ms,"target":ms,"latency":ms,"dropouts":n} twice a second (the server's steering has a
 //   40 s time constant: more reports would steer no better, and each one wakes the server).
-// studio.js attaches it when the server's audio backend is "browser". For tests and the console:
+// studio.js attaches it when the server's audio backend is "browser". Its timers (the reports, the arrival gaps, a
+// test's stall) run on the page's clock (js/clock.js), which a test can replace. For tests and the console:
 // window.prosperoAudio = {context, node, analyser, stats(), stallForTest(ms)}.
 
+import { pageClock } from "/js/clock.js";
 import { element } from "/js/ui.js";
 
 export const TARGET_MS = 40;
@@ -23,9 +25,11 @@ export function attachBrowserAudio(studio, audio) {
   return attached;
 }
 
-class BrowserAudio {
-  constructor(studio) {
+export class BrowserAudio {
+  /** `clock`: the page's clock (js/clock.js's `pageClock`, or a test's). */
+  constructor(studio, clock = pageClock) {
     this.studio = studio;
+    this.clock = clock;
     this.context = null;
     this.node = null;
     this.analyser = null;
@@ -89,7 +93,7 @@ class BrowserAudio {
       if (this.studio.socket && this.studio.welcomed) {
         this.studio.socket.send(JSON.stringify({ type: "hello", client: this.studio.clientID, subscribe: this.studio.subscribe }));
       }
-      this.reporter = setInterval(() => this.report(), REPORT_MS);
+      this.reporter = this.clock.setInterval(() => this.report(), REPORT_MS);
       this.listen.hidden = true;
       this.show();
     } catch (e) {
@@ -103,7 +107,7 @@ class BrowserAudio {
   receive(view) {
     if (!this.node || view.byteLength < 13) return;
     // The longest wait between frames (what the jitter buffer has to bridge), since the last reset.
-    const now = performance.now();
+    const now = this.clock.now();
     if (this.lastArrival !== null) this.maxGapMs = Math.max(this.maxGapMs, now - this.lastArrival);
     this.lastArrival = now;
     if (this.held) { this.held.push(view); return; }
@@ -154,7 +158,7 @@ class BrowserAudio {
   /** Tests: holds incoming frames for `ms`, then delivers them at once (what a stalled connection does). */
   stallForTest(ms) {
     this.held = [];
-    setTimeout(() => { const held = this.held; this.held = null; for (const v of held) this.play(v); }, ms);
+    this.clock.setTimeout(() => { const held = this.held; this.held = null; for (const v of held) this.play(v); }, ms);
   }
 
   /** Tests: starts a new window for `maxGapMs`. */

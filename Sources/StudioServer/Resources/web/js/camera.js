@@ -11,9 +11,11 @@
 // preview frames the server sends (binary kind 0x22, at most 15 a second) with what the bridge tracks in them
 // (`camera` messages with `"source":"studio"`); a page that does not show the view never subscribes.
 //
-// `PageCamera` does the camera, the frames, the clock and the latency readout; a page subclasses it for what
-// it shows (`show(m)`: the readouts of one answer; `overlay(g, w, h)`: what it draws over the image, in the
+// `PageCamera` does the camera, the frames, the clock and the latency readout, its pacing and pings on the page's
+// clock (js/clock.js, which a test can replace); a page subclasses it for what it shows (`show(m)`: the readouts of one answer; `overlay(g, w, h)`: what it draws over the image, in the
 // image's own coordinates, the mirroring done; `describe(m)`: the status line of a tracked frame).
+
+import { pageClock } from "/js/clock.js";
 
 export const MAX_WIDTH = 320;
 export const MAX_HEIGHT = 240;
@@ -57,10 +59,12 @@ export class PageCamera {
   /**
    * `els`: toggle (button), status, view (the section shown while the camera is on), canvas, latency.
    * `options`: model ("face" or "hands"), idle (the status before the first tap), toggleText (the button's
-   * label while off), onClass (a class on <body> while on).
+   * label while off), onClass (a class on <body> while on), clock (the page's clock: js/clock.js's `pageClock`, or a
+   * test's).
    */
-  constructor(studio, els, { model = "face", idle, toggleText = "Use camera", onClass = "camera-on" } = {}) {
+  constructor(studio, els, { model = "face", idle, toggleText = "Use camera", onClass = "camera-on", clock = pageClock } = {}) {
     this.studio = studio;
+    this.time = clock;  // the page's clock: frame pacing, pings and their round trips
     this.els = els;
     this.model = model;
     this.kind = FRAME_KINDS[model];
@@ -127,16 +131,16 @@ export class PageCamera {
     this.label.textContent = "Stop camera";
     this.status("Camera on: starting the tracker…", "starting");
     // The clock offset to the server (pong's `server`): a few quick pings, then one every 2 s.
-    for (let i = 0; i < 5; i++) setTimeout(() => this.studio.ping(), 150 * i);
-    this.pinger = setInterval(() => this.studio.ping(), 2000);
+    for (let i = 0; i < 5; i++) this.time.setTimeout(() => this.studio.ping(this.time.now()), 150 * i);
+    this.pinger = this.time.setInterval(() => this.studio.ping(this.time.now()), 2000);
     this.tick();
     this.draw();
   }
 
   stop() {
     this.on = false;
-    clearInterval(this.pinger);
-    clearTimeout(this.timer);
+    this.time.clearInterval(this.pinger);
+    this.time.clearTimeout(this.timer);
     for (const track of this.stream?.getTracks() ?? []) track.stop();
     this.stream = null;
     this.video.srcObject = null;
@@ -174,7 +178,7 @@ export class PageCamera {
 
   pong(m) {
     if (typeof m.t !== "number" || typeof m.server !== "number") return;
-    const now = performance.now(), rtt = now - m.t;
+    const now = this.time.now(), rtt = now - m.t;
     this.clock.push({ rtt, offset: m.server - (m.t + rtt / 2) });
     if (this.clock.length > 8) this.clock.shift();
   }
@@ -183,7 +187,7 @@ export class PageCamera {
   serverNow() {
     if (!this.clock.length) return 0;
     const best = this.clock.reduce((a, b) => (b.rtt < a.rtt ? b : a));
-    return performance.now() + best.offset;
+    return this.time.now() + best.offset;
   }
 
   header(jpegBytes, width, height) {
@@ -200,7 +204,7 @@ export class PageCamera {
   /** One frame every 1/30 s at most; none while the previous is still being encoded or the socket is backed up. */
   tick() {
     if (!this.on) return;
-    this.timer = setTimeout(() => this.tick(), 1000 / MAX_FPS);
+    this.timer = this.time.setTimeout(() => this.tick(), 1000 / MAX_FPS);
     const v = this.video;
     if (this.busy || !v.videoWidth || v.readyState < 2) return;
     if (!this.studio.connected || this.studio.bufferedAmount > MAX_BUFFERED) { this.skipped++; return; }

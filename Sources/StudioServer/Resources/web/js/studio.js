@@ -156,7 +156,8 @@ export class StudioConnection {
   touch(id, phase, x, y, pressure = 1, measured = true) {
     return this.send(measured ? { type: "touch", id, phase, x, y, pressure } : { type: "touch", id, phase, x, y, pressure, measured });
   }
-  ping() { return this.send({ type: "ping", t: performance.now() }); }
+  /** `t`: the asker's clock in ms (performance.now() unless it keeps its own), echoed by the `pong`. */
+  ping(t = performance.now()) { return this.send({ type: "ping", t }); }
 
   showBanner(lost) {
     if (!this.banner) return;
