@@ -7,12 +7,13 @@ import Testing
 
 /// The three games in real headless Chromium against an in-process studio that offers them (the home
 /// button after 2 s here, so the test stays short): Browser/games_play.py plays each page with pointer
-/// events and records `navigator.vibrate`; this test compares what the page did with the instruments:
-/// each burst's pattern is the web renderer's pattern of its events, called within 50 ms of the burst's
-/// session-clock time (mapped with the script's own clock sync), and the swipe and the hold set what the
-/// game's model computes from the same touch frames. A burst the transport delivered late (a loaded
-/// machine) must be played at once with what passed cut; the on-time path is checked on every machine with
-/// bursts of known times given to the page's scheduler (``checkScheduler(_:_:)``). Screenshots: games-*.png (in `StudioBrowserTests.screenshots`).
+/// events and records `navigator.vibrate`; this test compares what the page did with the instruments: every
+/// burst the page got carries the web renderer's pattern of its events and is vibrated once with it (or with the
+/// part the page's clock says had not yet passed), unless a later burst replaced it; and the swipe and the hold set
+/// what the game's model computes from the same touch frames. When each burst plays is judged on a fake clock: the
+/// page's haptics code, with a player and a clock sync of its own and one of the game's patterns, on a clock the
+/// script moves by hand (``checkScheduler(_:_:)``, ``checkSessionClock(_:_:)``). Screenshots: games-*.png (in
+/// `StudioBrowserTests.screenshots`).
 @Suite("Games in Chromium", .serialized)
 struct GamesBrowserTests {
     static let browser = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser")
@@ -20,6 +21,9 @@ struct GamesBrowserTests {
     static var available: Bool {
         TestPeers.executable("chromium") != nil && TestPeers.executable("chromedriver") != nil && TestPeers.python(module: "selenium")
     }
+
+    /// haptics.js: a burst later than this (ms) is not played; up to `trimAfter` late it plays whole, later cut.
+    static let lateLimit = 1000.0, trimAfter = 50.0
 
     /// `pattern` with its first `ms` cut away (the page's rule for a burst it got late), written here from the
     /// Vibration API's semantics: alternating on/off from on.
@@ -35,108 +39,184 @@ struct GamesBrowserTests {
         return out.enumerated().contains { $0.offset % 2 == 0 && $0.element > 0 } ? out : []
     }
 
-    /// The page's vibrate calls against the instrument's bursts: each burst the page got in time (within
-    /// 50 ms of its session-clock time, mapped with the script's own clock sync) is vibrated with the web
-    /// renderer's pattern of its events within 50 ms of that time; one the transport delivered later (a
-    /// loaded machine) is vibrated at once with the part not yet due. A burst that a later one replaced while it
-    /// waited (the later one starting at or before its time carries its events) has no call of its own.
-    func checkHaptics(_ game: String, _ bursts: [GameHapticBurst], _ result: [String: Any]) {
-        let sync = result["sync"] as? [String: Any]
-        let offset = sync?["offset"] as? Double ?? .nan
-        var calls = Self.vibrateCalls(result["vibrations"])
-        let page = result["page"] as? [String: Any]
-        let log = (page?["log"] as? [[String: Any]]) ?? []
-        // Feel Your Vibe pulses with the tremolo until the server hears that the page left, so bursts go on
-        // after the script took the page's log. Those due later than `cutoff` (the log's time less the pulses'
-        // 50 ms lead and a transport margin) are not judged, nor the vibrate calls they may already have made.
-        let cutoff = (page?["now"] as? Double ?? .infinity) - 150
-        #expect(!bursts.isEmpty, "\(game): no haptic burst")
-        var onTime = 0, nothingToFeel = 0, afterTheLog = 0, replaced = 0
-        for burst in bursts {
-            let expected = WebVibrationPattern(HapticPattern(events: burst.events)).pattern
-            let due = burst.time * 1000 - offset
-            if due > cutoff { afterTheLog += 1; continue }
-            let entry = log.first { ($0["serial"] as? Double).map { Int($0) } == burst.serial }
-            guard let entry, let received = entry["received"] as? Double else { Issue.record("\(game): the page never got burst \(burst.serial)"); continue }
-            guard let fired = entry["fired"] as? Double else {
-                // Never fired: a later burst starting at or before this one's time came while it waited, carrying its
-                // events, and replaced it (haptics.js `play`); any other unfired burst is lost.
-                if bursts.contains(where: { $0.serial > burst.serial && $0.time <= burst.time }) { replaced += 1 }
-                else { Issue.record("\(game): burst \(burst.serial) (due at \(due) ms) never fired, and no later burst replaced it") }
-                continue
-            }
-            // Fired more than a second late (the page's main thread held up that long): too late to be felt, not played.
-            if let pageLate = entry["late"] as? Double, pageLate > 1000 { nothingToFeel += 1; continue }
-            let late = received - due
-            // The page cuts what has passed by its own clock; that agrees with this test's within 2 ms.
-            let cut = Int(entry["cut"] as? Double ?? 0)
-            if late > 52 || cut > 0 { #expect(abs(Double(cut) - late) <= 2, "\(game): burst \(burst.serial) \(late) ms late, the page cut \(cut) ms") }
-            let pattern = cut > 0 ? Self.trimmed(expected, by: cut) : expected
-            if pattern.isEmpty { nothingToFeel += 1; continue }
-            // Its call is the one made as it fired (the page stamps `fired`, then calls vibrate): matched by time, not by
-            // order, since a burst that replaced an earlier one may come before it in time.
-            guard let index = calls.firstIndex(where: { $0.t >= fired - 1 && $0.t - fired <= 5 }) else {
-                Issue.record("\(game): no vibrate call for burst \(burst.serial) (fired at \(fired) ms, due at \(due) ms; calls at \(calls.map(\.t)))")
-                continue
-            }
-            let call = calls.remove(at: index)
-            #expect(call.p == pattern, "\(game): burst \(burst.serial) vibrated \(call.p), expected \(pattern) (renderer \(expected), \(late) ms late)")
-            if cut == 0 {
-                onTime += 1
-                #expect(abs(call.t - due) <= 50, "\(game): burst \(burst.serial) vibrated at \(call.t) ms, due at \(due) ms")
-            } else {
-                print("\(game): burst \(burst.serial) reached the page \(late) ms after its time; the page cut \(cut) ms")
-                #expect(call.t - received < 10, "\(game): late burst \(burst.serial) vibrated \(call.t - received) ms after it arrived")
-            }
-        }
-        let unmatched = calls.filter { $0.t < cutoff - 50 }
-        #expect(unmatched.isEmpty, "\(game): \(unmatched.count) vibrate calls without a burst")
-        print("\(game): \(onTime) of \(bursts.count - afterTheLog) bursts vibrated on time, \(bursts.count - afterTheLog - onTime - nothingToFeel - replaced) late and cut, \(nothingToFeel) with nothing to vibrate, \(replaced) replaced by a later burst (\(afterTheLog) after the page's log was taken)")
+    /// What a burst `late` ms past its time plays: nothing past the limit, whole up to `trimAfter`, else the rest.
+    static func played(_ pattern: [Int], late: Double) -> (cut: Int, pattern: [Int]) {
+        if late > lateLimit { return (0, []) }
+        let cut = late > trimAfter ? Int(late.rounded()) : 0
+        return (cut, cut > 0 ? trimmed(pattern, by: cut) : pattern)
     }
 
-    /// The recorded `navigator.vibrate` calls: (performance.now() in ms, pattern).
+    /// The indicator's light changes for `pattern` starting at `start` ms: lit through each "on" entry longer than 0,
+    /// dark after the last; where several changes fall on one millisecond, the last one made holds.
+    static func lights(_ pattern: [Int], from start: Double) -> [(t: Double, on: Bool)] {
+        var changes: [(t: Double, on: Bool)] = [], t = start
+        for (i, ms) in pattern.enumerated() {
+            changes.append((t, i % 2 == 0 && ms > 0))
+            t += Double(ms)
+        }
+        changes.append((t, false))
+        var out: [(t: Double, on: Bool)] = [], state = false
+        for (i, change) in changes.enumerated() where i + 1 == changes.count || changes[i + 1].t != change.t {
+            if change.on != state { out.append(change); state = change.on }
+        }
+        return out
+    }
+
+    static func ints(_ value: Any?) -> [Int] { (value as? [Double] ?? []).map { Int($0) } }
+
+    /// Recorded `navigator.vibrate` calls: (the clock's time in ms, pattern).
     static func vibrateCalls(_ value: Any?) -> [(t: Double, p: [Int])] {
-        (value as? [[String: Any]] ?? []).map { (t: $0["t"] as? Double ?? .nan, p: ($0["p"] as? [Double] ?? []).map { Int($0) }) }
+        (value as? [[String: Any]] ?? []).map { (t: $0["t"] as? Double ?? .nan, p: ints($0["p"])) }
     }
 
-    /// The page's scheduler with bursts of known times (games_play.py's SCHEDULE_CHECK), so that the on-time
-    /// path is checked on a machine of any load: the burst due 300 ms ahead vibrates whole within 50 ms of its
-    /// time and never early, unless the page's main thread was itself held up (its 10 ms probe saw a gap),
-    /// and then only as late as that gap allows, with what passed cut; the burst 200 ms past its time
-    /// vibrates at once with what passed cut.
+    /// The page's log and vibrate calls against the instrument's bursts, up to the last one the page had when the script
+    /// read its log: each one reached the page with the web renderer's pattern of its events and its time; it was
+    /// played as its lateness on the page's clock says (whole, cut, or not at all), replaced by a later burst starting
+    /// at or before its time, or still waiting for its time; and the page's vibrate calls are exactly the patterns it
+    /// played, in the order it fired them. The page's clock sync agrees with the script's own within half the sum of
+    /// their round trips (what the protocol's exchange guarantees on any load), and 0.5 ms for performance.now()'s
+    /// coarsened readings.
+    func checkHaptics(_ game: String, _ bursts: [GameHapticBurst], _ result: [String: Any]) {
+        let page = result["page"] as? [String: Any] ?? [:]
+        let log = page["log"] as? [[String: Any]] ?? []
+        let lastSerial = Int(page["lastSerial"] as? Double ?? 0)
+        let now = page["now"] as? Double ?? .nan
+        let judged = bursts.filter { $0.serial <= lastSerial }
+        #expect(!judged.isEmpty, "\(game): no haptic burst reached the page")
+        var fired: [(at: Double, order: Int, pattern: [Int])] = []
+        var played = 0, cut = 0, replaced = 0, waiting = 0, tooLate = 0
+        for burst in judged {
+            let expected = WebVibrationPattern(HapticPattern(events: burst.events)).pattern
+            guard let index = log.firstIndex(where: { Int($0["serial"] as? Double ?? -1) == burst.serial }) else {
+                Issue.record("\(game): the page never got burst \(burst.serial)")
+                continue
+            }
+            let entry = log[index]
+            #expect(Self.ints(entry["pattern"]) == expected, "\(game): burst \(burst.serial) came with \(Self.ints(entry["pattern"])), the renderer gives \(expected)")
+            // (The studio's JSON writes a number to 15 significant digits: a few units of 10⁻¹⁵ s.)
+            let time = entry["time"] as? Double ?? .nan
+            #expect(abs(time - burst.time) < 1e-9, "\(game): burst \(burst.serial) came for \(time) s, sent for \(burst.time) s")
+            guard let firedAt = entry["fired"] as? Double, let late = entry["late"] as? Double else {
+                if judged.contains(where: { $0.serial > burst.serial && $0.time <= burst.time }) { replaced += 1 }
+                else if let at = entry["at"] as? Double, at > now { waiting += 1 }
+                else { Issue.record("\(game): burst \(burst.serial) never fired, and no later burst replaced it: \(entry)") }
+                continue
+            }
+            let rule = Self.played(expected, late: late)
+            #expect(Int(entry["cut"] as? Double ?? -1) == rule.cut, "\(game): burst \(burst.serial) fired \(late) ms late, cut \(String(describing: entry["cut"])) ms, the rule \(rule.cut)")
+            let vibrated = entry["played"].map { Self.ints($0) } ?? []
+            #expect(vibrated == rule.pattern, "\(game): burst \(burst.serial) \(late) ms late played \(vibrated), the rule \(rule.pattern)")
+            if late > Self.lateLimit { tooLate += 1 } else if rule.cut > 0 { cut += 1 }
+            if !vibrated.isEmpty { fired.append((firedAt, index, vibrated)); played += 1 }
+        }
+        let calls = Self.vibrateCalls(page["vibrations"]).map(\.p)
+        let order = fired.sorted { ($0.at, $0.order) < ($1.at, $1.order) }.map(\.pattern)
+        #expect(calls == order, "\(game): the page vibrated \(calls), the bursts it played were \(order)")
+
+        let sync = result["sync"] as? [String: Any] ?? [:]
+        let samples = page["samples"] as? [[String: Any]] ?? []
+        let pageRTT = samples.compactMap { $0["rtt"] as? Double }.min() ?? .nan
+        let pageOffset = page["offset"] as? Double ?? .nan, scriptOffset = sync["offset"] as? Double ?? .nan
+        let scriptRTT = sync["rtt"] as? Double ?? .nan
+        #expect(abs(pageOffset - scriptOffset) <= (pageRTT + scriptRTT) / 2 + 0.5,
+                "\(game): the page's clock offset \(pageOffset) ms (round trip \(pageRTT) ms), the script's \(scriptOffset) ms (\(scriptRTT) ms)")
+        print("\(game): \(judged.count) bursts: \(played) played (\(cut) of them cut), \(tooLate) too late, \(replaced) replaced, \(waiting) waiting for their time")
+    }
+
+    /// The page's player on a fake clock (games_play.py's SCHEDULE_CHECK), with the game's own pattern: each case's calls
+    /// and their fake times (ms after the case's start) exactly, and the indicator's light through a pattern played on time.
     func checkScheduler(_ game: String, _ result: [String: Any]) {
-        guard let checked = result["scheduled"] as? [String: Any], let ahead = checked["ahead"] as? [String: Any],
-              let past = checked["past"] as? [String: Any] else { Issue.record("\(game): no scheduler check"); return }
-
-        let aheadAt = ahead["at"] as? Double ?? .nan
-        let aheadPattern = (ahead["pattern"] as? [Double] ?? []).map { Int($0) }
-        let stall = ahead["stall"] as? Double ?? .nan
-        let aheadCalls = Self.vibrateCalls(ahead["calls"])
-        #expect(aheadCalls.count == 1, "\(game): the burst due ahead vibrated \(aheadCalls.count) times")
-        if let call = aheadCalls.first {
-            let late = call.t - aheadAt
-            let cut = Int((ahead["entry"] as? [String: Any])?["cut"] as? Double ?? -1)
-            #expect(late >= -2, "\(game): the burst due ahead vibrated \(-late) ms early")
-            #expect(late <= max(50, stall + 20), "\(game): the burst due ahead vibrated \(late) ms late; the page's main thread stalled at most \(stall) ms")
-            #expect(call.p == (cut > 0 ? Self.trimmed(aheadPattern, by: cut) : aheadPattern), "\(game): the burst due ahead vibrated \(call.p), \(late) ms late, cut \(cut)")
-            if cut > 0 { #expect(abs(Double(cut) - late) <= 2, "\(game): \(late) ms late, the page cut \(cut) ms") }
-            print("\(game): the burst due ahead vibrated \(late) ms after its time (main thread's longest gap \(stall) ms)")
+        let pattern = Self.ints(result["pattern"])
+        guard let scheduled = result["scheduled"] as? [String: Any], let cases = scheduled["cases"] as? [String: [String: Any]] else {
+            Issue.record("\(game): no scheduler check")
+            return
         }
-
-        let pastAt = past["at"] as? Double ?? .nan
-        let pastPattern = (past["pattern"] as? [Double] ?? []).map { Int($0) }
-        let entry = past["entry"] as? [String: Any] ?? [:]
-        let cut = Int(entry["cut"] as? Double ?? -1)
-        let pastCalls = Self.vibrateCalls(past["calls"])
-        #expect(pastCalls.count == 1, "\(game): the burst past its time vibrated \(pastCalls.count) times")
-        if let call = pastCalls.first {
-            #expect(cut >= 200 && abs(Double(cut) - (call.t - pastAt)) <= 2, "\(game): \(call.t - pastAt) ms past its time, the page cut \(cut) ms")
-            #expect(call.p == Self.trimmed(pastPattern, by: cut) && !call.p.isEmpty, "\(game): the burst past its time vibrated \(call.p), cut \(cut)")
-            #expect(call.t - (entry["received"] as? Double ?? .nan) < 5, "\(game): the burst past its time was not played at once")
+        func expect(_ name: String, _ wanted: [(t: Double, p: [Int])]) {
+            let got = Self.vibrateCalls(cases[name]?["calls"])
+            let wanted = wanted.filter { !$0.p.isEmpty }
+            #expect(got.count == wanted.count && zip(got, wanted).allSatisfy { $0.t == $1.t && $0.p == $1.p },
+                    "\(game), \(name): vibrated \(got), expected \(wanted)")
         }
+        func entry(_ name: String, _ i: Int = 0) -> [String: Any] {
+            ((cases[name]?["entries"] as? [Any])?[i] as? [String: Any]) ?? [:]
+        }
+        let other = [40, 30, 60]
+
+        // On time: nothing before, the whole pattern at its time, the indicator lit through it.
+        let early = Self.vibrateCalls(cases["ahead"]?["early"])
+        #expect(early.isEmpty, "\(game): vibrated before its time: \(early)")
+        expect("ahead", [(250, pattern)])
+        let lights = (cases["ahead"]?["lights"] as? [[String: Any]] ?? []).map { (t: $0["t"] as? Double ?? .nan, on: $0["on"] as? Bool ?? false) }
+        let wantedLights = Self.lights(pattern, from: 250)
+        #expect(lights.count == wantedLights.count && zip(lights, wantedLights).allSatisfy { $0.t == $1.t && $0.on == $1.on },
+                "\(game): the indicator changed \(lights), expected \(wantedLights)")
+        #expect(cases["ahead"]?["shown"] as? String == pattern.map(String.init).joined(separator: ","))
+        // Late: whole up to 50 ms, then cut by its lateness; past a second, nothing.
+        expect("late50", [(50, pattern)])
+        #expect(entry("late50")["cut"] as? Double == 0 && entry("late50")["late"] as? Double == 50)
+        expect("late51", [(51, Self.trimmed(pattern, by: 51))])
+        #expect(entry("late51")["cut"] as? Double == 51)
+        expect("past", [(200, Self.trimmed([150, 50, 100], by: 200))])
+        #expect(entry("past")["cut"] as? Double == 200)
+        expect("tooLate", [])
+        #expect(entry("tooLate")["late"] as? Double == 1001 && entry("tooLate")["played"] is NSNull)
+        expect("aSecond", [(1000, Self.trimmed(pattern, by: 1000))])
+        // A millisecond ahead plays at once; two at their time.
+        expect("soon1", [(124, pattern)])
+        expect("soon2", [(125, pattern)])
+        // Replaced by a later burst starting before or with it; kept when the later one starts after it.
+        expect("replaced", [(250, other)])
+        #expect(entry("replaced")["fired"] is NSNull)
+        expect("sameTime", [(500, other)])
+        #expect(entry("sameTime")["fired"] is NSNull)
+        expect("kept", [(500, pattern), (750, other)])
+        // A serial seen before: nothing; before the clock sync: at once.
+        expect("stale", [])
+        #expect(cases["stale"]?["logged"] as? Double == 0)
+        expect("unsynced", [(0, pattern)])
+        if let clock = scheduled["sessionClock"] as? [String: Any] { checkSessionClock(game, clock) } else { Issue.record("\(game): no clock check") }
     }
 
-    @Test("each game played by pointer events: hit and miss, swipe, hold; vibrate with the renderer's patterns on the audio clock; home after inactivity; screenshots",
+    /// The page's SessionClock on the fake clock against a scripted server (SCHEDULE_CHECK): it asks at `start`, six
+    /// times 120 ms apart, then every 2 s; each answer's estimate is the true offset plus half the difference of its way
+    /// up and down; the clock takes the estimate of the shortest round trip among the last 8 answers; it refuses answers
+    /// of round trips over 5 s, from the future or without an audio clock; `restart` starts over; unwelcomed, it asks nothing.
+    func checkSessionClock(_ game: String, _ clock: [String: Any]) {
+        let start = clock["start"] as? Double ?? .nan, ahead = clock["ahead"] as? Double ?? .nan
+        let asks = (clock["asks"] as? [[String: Any]] ?? []).map { (at: $0["at"] as? Double ?? .nan, t: $0["t"] as? Double ?? .nan) }
+        var wanted = (0...6).map { start + 120 * Double($0) }
+        while let last = wanted.last, last + 2000 <= start + 30000 { wanted.append(last + 2000) }
+        #expect(asks.map(\.at) == wanted, "\(game): the clock asked at \(asks.map(\.at)), expected \(wanted)")
+        #expect(asks.allSatisfy { $0.t == $0.at }, "\(game): an ask not stamped with the page's clock: \(asks)")
+        let answered = (clock["answered"] as? [[String: Any]] ?? []).enumerated().map { i, a in
+            (t: a["t"] as? Double ?? .nan, up: a["up"] as? Double ?? .nan, down: a["down"] as? Double ?? .nan, order: i)
+        }
+        /// The offset the rule gives from the answers arrived by `time`.
+        func offset(by time: Double) -> (Double, Int) {
+            let arrived = answered.filter { $0.t + $0.up + $0.down <= time }.sorted { ($0.t + $0.up + $0.down, $0.order) < ($1.t + $1.up + $1.down, $1.order) }
+            let window = arrived.suffix(8)
+            guard let best = window.min(by: { $0.up + $0.down < $1.up + $1.down }) else { return (.nan, 0) }
+            return (ahead + (best.up - best.down) / 2, window.count)
+        }
+        let quick = clock["quick"] as? [String: Any] ?? [:], settled = clock["settled"] as? [String: Any] ?? [:]
+        let (quickOffset, quickCount) = offset(by: start + 1800)
+        #expect(quick["ready"] as? Bool == true && quick["samples"] as? Double == Double(quickCount))
+        #expect(abs((quick["offset"] as? Double ?? .nan) - quickOffset) < 1e-6, "\(game): offset \(String(describing: quick["offset"])) after the quick asks, the rule \(quickOffset)")
+        let (settledOffset, settledCount) = offset(by: start + 30000)
+        let got = settled["offset"] as? Double ?? .nan
+        #expect(settled["samples"] as? Double == Double(settledCount) && settledCount == 8)
+        #expect(abs(got - settledOffset) < 1e-6, "\(game): offset \(got) after 30 s, the rule \(settledOffset)")
+        #expect(settled["perfAt"] as? Double == 300 * 1000 - got && settled["now"] as? Double == ((settled["at"] as? Double ?? .nan) + got) / 1000)
+        let refused = clock["refused"] as? [String: Any] ?? [:]
+        #expect(refused["offset"] as? Double == got && refused["samples"] as? Double == 8, "\(game): a refused answer was taken: \(refused)")
+        let restarted = clock["restarted"] as? [String: Any] ?? [:]
+        #expect(restarted["ready"] as? Bool == false && restarted["samples"] as? Double == 0 && restarted["ready_after"] as? Bool == true)
+        let again = (restarted["asks"] as? [Double]) ?? []
+        #expect(again == (0...6).map { start + 30000 + 120 * Double($0) }, "\(game): after restart the clock asked at \(again)")
+        #expect(clock["unwelcomedAsks"] as? Double == 0)
+    }
+
+    @Test("each game played by pointer events: hit and miss, swipe, hold; every burst vibrated with the renderer's pattern; its scheduling and clock sync on a fake clock; home after inactivity; screenshots",
           .enabled(if: TestPeers.enabled(available)))
     func games() async throws {
         _ = try TestPeers.require(TestPeers.executable("chromium"), "chromium (apt-get install chromium)")
@@ -151,7 +231,7 @@ struct GamesBrowserTests {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("games-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: output) }
         let run = try await TestPeers.run("python3", [Self.browser.appendingPathComponent("games_play.py").path,
-                                                      "http://127.0.0.1:\(studio.port)/", StudioBrowserTests.screenshots.path, output.path], timeout: 120)
+                                                      "http://127.0.0.1:\(studio.port)/", StudioBrowserTests.screenshots.path, output.path], timeout: 300)
         #expect(run.status == 0, "games_play.py: \(run.output)")
         guard run.status == 0 else { return }
         let results = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: [String: Any]])
@@ -167,30 +247,24 @@ struct GamesBrowserTests {
         checkHaptics("harmony", harmonyBursts, results["harmony"] ?? [:])
         checkScheduler("harmony", results["harmony"] ?? [:])
 
-        // Vibe: the page shows what the model computes from the same frames; depth 0.1 + 0.9·0.7, and the rate
-        // 1/(2Δt) from the crossing times the script measured itself (the server stamps arrivals, ms later).
+        // Vibe: the page shows what the model computes from the same frames (their rate from the server's own arrival
+        // stamps); depth 0.1 + 0.9·0.7.
         var model = FeelYourVibe()
         for frame in vibeLog { _ = model.handle(frame) }
         let frequency = results["vibe"]?["frequency"] as? Double ?? .nan
         let depth = results["vibe"]?["depth"] as? Double ?? .nan
         #expect(abs(frequency - model.frequency) < 1e-3, "page \(frequency) Hz, model \(model.frequency) Hz")
         #expect(abs(depth - model.depth) < 1e-3 && abs(depth - 0.73) < 0.01, "depth \(depth)")
-        let scriptRate = results["vibe"]?["scriptRate"] as? Double ?? .nan
-        #expect(abs(frequency - scriptRate) <= 0.15 * scriptRate, "rate \(frequency) Hz; 1/(2Δt) from the script's own crossing times: \(scriptRate) Hz")
         #expect(model.crossings.count >= 5)
         checkHaptics("vibe", vibeBursts, results["vibe"] ?? [:])
         checkScheduler("vibe", results["vibe"] ?? [:])
 
-        // Touch: the hold's volume is 1 − y as the model computes; the home button after the 2 s timeout.
+        // Touch: the hold's volume is 1 − y as the model computes; the home button after the inactivity timeout (the
+        // script saw it hidden while the finger played, then shown).
         var hold = TouchForMusic()
         for frame in touchLog { _ = hold.handle(frame) }
         let volume = results["touch"]?["volume"] as? Double ?? .nan
         #expect(abs(volume - hold.volume) < 1e-3 && abs(volume - 0.75) < 0.01, "volume \(volume), model \(hold.volume)")
-        // Judged on the machine's time: seconds in which a task waited for a CPU are taken off (a build beside the
-        // suite made a 2 s timeout show after 4.9 s of wall time).
-        let homeAfter = results["touch"]?["homeAfter"] as? Double ?? .nan
-        let stalled = results["touch"]?["stalledMeanwhile"] as? Double ?? 0
-        #expect(homeAfter > 1.5 && homeAfter - min(stalled, 8) < 4, "home button after \(homeAfter) s (\(stalled) s of them waiting for a CPU)")
         checkHaptics("touch", touchBursts, results["touch"] ?? [:])
         checkScheduler("touch", results["touch"] ?? [:])
     }

@@ -24,7 +24,7 @@ struct HandsBrowserTests {
         let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable (swift build)")
         try FileManager.default.createDirectory(at: StudioBrowserTests.screenshots, withIntermediateDirectories: true)
         let result = try await TestPeers.run("python3", [Self.browser.appendingPathComponent("hands_studio.py").path, prospero.path,
-                                                         StudioBrowserTests.screenshots.appendingPathComponent("hands.png").path], timeout: 150)
+                                                         StudioBrowserTests.screenshots.appendingPathComponent("hands.png").path], timeout: 300)
         #expect(result.status == 0, "hands_studio.py: \(result.output)")
     }
 }

@@ -77,7 +77,7 @@ struct HecateBrowserTests {
 
         try FileManager.default.createDirectory(at: StudioBrowserTests.screenshots, withIntermediateDirectories: true)
         try await StudioBrowserTests.run("hecate_screen.py", ["http://127.0.0.1:\(port)/hecate/", "\(udp.boundPort)",
-                                                              StudioBrowserTests.screenshots.path], timeout: 150)
+                                                              StudioBrowserTests.screenshots.path], timeout: 300)
         // What the page asked for is what the engine plays: key D, chord V (from its snapshot).
         // (Read under the session's lock: its frame tick reads the same snapshots.)
         let played = session.withInstrument(HecateStudioInstrument.id) { instrument in

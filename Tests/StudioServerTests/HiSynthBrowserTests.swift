@@ -30,7 +30,7 @@ struct HiSynthBrowserTests {
             StudioBrowserTests.screenshots.appendingPathComponent("hisynth.png").path,
             Self.root.appendingPathComponent("Tests/HiSynthTests/Fixtures/hisynth-factory.jsonl").path,
             Self.root.appendingPathComponent("examples/hisynth/prospero-tempo-study.mid").path,
-        ], timeout: 240)
+        ], timeout: 600)
         #expect(result.status == 0, "hisynth_rack.py: \(result.output)")
     }
 }

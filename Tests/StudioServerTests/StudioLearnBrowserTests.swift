@@ -42,7 +42,7 @@ struct StudioLearnBrowserTests {
             _ = pumpDone.wait(timeout: .seconds(5))
         }
         try FileManager.default.createDirectory(at: StudioBrowserTests.screenshots, withIntermediateDirectories: true)
-        try await StudioBrowserTests.run("settings_learn.py", ["http://127.0.0.1:\(port)/", StudioBrowserTests.screenshots.path], timeout: 90)
+        try await StudioBrowserTests.run("settings_learn.py", ["http://127.0.0.1:\(port)/", StudioBrowserTests.screenshots.path], timeout: 300)
         #expect(session.midiBindings.isEmpty)  // the page cleared it
         let bpm = session.withInstrument(HecateStudioInstrument.id) { ($0 as? HecateStudioInstrument)?.settings.bpm }
         #expect(bpm == 300)

@@ -72,7 +72,7 @@ with trusting_browser() as driver:
     listen.click()
     wait_for(lambda: driver.execute_script(
         "return window.prosperoAudio && window.prosperoAudio.context && window.prosperoAudio.context.state === 'running'"
-        " && window.prosperoAudio.frames > 10"), timeout=15, what="the worklet to play the studio's frames")
+        " && window.prosperoAudio.frames > 10"), what="the worklet to play the studio's frames")
 
     errors = console_errors(driver)
     if errors:

@@ -20,7 +20,7 @@ def shown(driver):
 
 with studio_browser() as driver:
     driver.get(url)
-    wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="the connection from the other machine", machine_time=True,
+    wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="the connection from the other machine",
              describe=lambda: shown(driver))
     facts = driver.execute_script("""return {
         protocol: location.protocol, secure: window.isSecureContext, camera: !!(navigator.mediaDevices && navigator.mediaDevices.getUserMedia)}""")
@@ -43,7 +43,7 @@ with studio_browser() as driver:
     # Hecate's Use camera says why the camera cannot open here and how to start HTTPS (the cookie from the first
     # visit carries the token).
     driver.get(urllib.parse.urlsplit(url)._replace(path="/hecate/", query="guide=0").geturl())
-    wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="Hecate's page from the other machine", machine_time=True,
+    wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="Hecate's page from the other machine",
              describe=lambda: shown(driver))
     by_testid(driver, "camera-toggle").click()
     status = by_testid(driver, "camera-status")

@@ -5,7 +5,7 @@ import os
 import sys
 import time
 
-from core_browser import studio_browser, console_errors, by_testid, wait_for, fail
+from core_browser import GENEROUS, studio_browser, console_errors, by_testid, wait_for, fail
 
 url, control = sys.argv[1], sys.argv[2]
 
@@ -16,7 +16,7 @@ def say(word):
     os.replace(control + ".tmp", control)
 
 
-def wait_word(word, timeout=20):
+def wait_word(word, timeout=GENEROUS):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if os.path.exists(control) and open(control).read() == word:
@@ -34,7 +34,7 @@ with studio_browser() as driver:
     wait_for(lambda: by_testid(driver, "connection-banner").is_displayed(), what="the lost-server banner")
     say("start")
     wait_word("started")
-    wait_for(lambda: by_testid(driver, "connection-state").text == "connected", timeout=5, what="the reconnection")
+    wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="the reconnection")
     if by_testid(driver, "connection-banner").is_displayed():
         fail("the banner is still shown after reconnecting")
     second = driver.execute_script("return window.studio.clientID")

@@ -2,27 +2,25 @@
 
 Phone-sized window. For each game: the page loads with no console errors and every control has an
 aria-label and a data-testid; `navigator.vibrate` is replaced before any page script runs (DevTools
-Page.addScriptToEvaluateOnNewDocument) by a recorder of (performance.now(), pattern); the tap-to-start
-overlay is clicked; then the game is played by scripted pointer events:
-- Harmony With Me (mouse): a tap beside the circle (missed: a red mark, no phrase) and one on it (hit: a
-  green mark, one phrase);
-- Feel Your Vibe (touch points): up-and-down swipes at x = 0.7, a half cycle every 0.3 s;
+Page.addScriptToEvaluateOnNewDocument) by a recorder of its patterns; the tap-to-start overlay is clicked;
+then the game is played by pointer events through DevTools' input:
+- Harmony With Me (mouse): a tap beside a circle just shown (missed: a red mark, no phrase) and one on the
+  next (hit: a green mark, one phrase);
+- Feel Your Vibe (touch points): six half cycles of up-and-down swipes at x = 0.7;
 - Touch for Music (touch points): a hold at y = 0.25, then nothing until the home button shows, which
   leads back to the games menu on Home.
-After each game, the page's haptic scheduler gets two bursts of known times (SCHEDULE_CHECK), so the on-time
-path is checked even when the machine is loaded and every burst of the game itself arrives late.
-This script measures its own mapping of the server's session clock to the page's performance.now() with
-its own WebSocket (the protocol's `clock` message), independent of the page's code, and writes what it
-saw as JSON for the Swift test, which compares it with the instruments' bursts and models.
+After each game the script takes what the page did with the game's bursts (its log, its vibrate calls, its clock
+sync beside this script's own over a second socket), then runs the page's haptics code on a fake clock with one
+of the game's own patterns (SCHEDULE_CHECK): what is scheduled when is judged there, in the page's own time, never
+on the wall clock. It writes all of it as JSON for the Swift test, which compares it with the instruments' bursts
+and models.
 
 Usage: games_play.py BASE_URL SCREENSHOT_DIR RESULT.json"""
 import json
 import sys
 import time
 
-from core_browser import studio_browser, console_errors, by_testid, wait_for, fail, cpu_stall_seconds
-from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.by import By
+from core_browser import FAKE_CLOCK, studio_browser, console_errors, by_testid, wait_for, fail
 
 base, shots, result_path = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3]
 
@@ -32,7 +30,8 @@ Object.defineProperty(Navigator.prototype, "vibrate", { configurable: true, writ
   value: function (p) { window.__vibrations.push({ t: performance.now(), p: Array.isArray(p) ? p.slice() : [p] }); return true; } });
 """
 
-# This script's own clock sync: a second socket, 12 `clock` round trips, the shortest wins.
+# This script's own clock sync: a second socket, 12 `clock` round trips, the shortest wins. Each estimate is the true
+# offset give or take half its round trip, so the page's and this one agree within half the sum of theirs, on any load.
 CLOCK_SYNC = """
 const done = arguments[arguments.length - 1];
 const ws = new WebSocket(`ws://${location.host}/ws`);
@@ -49,67 +48,161 @@ ws.onmessage = (e) => {
   samples.sort((a, b) => a.rtt - b.rtt);
   done(samples[0]);
 };
-setTimeout(() => done(null), 5000);
 """
 
 
-# The page's scheduler on its own, with bursts of known times (after a game's results are taken, so these calls
-# are not among the game's): one due 300 ms ahead must vibrate at its time, never early; one 200 ms past its
-# time must vibrate at once with its first 200 ms cut. A 10 ms interval probes the page's main thread while the
-# first waits: the test accepts a late call only as far as the main thread itself was held up (a loaded machine).
-SCHEDULE_CHECK = """
-const done = arguments[arguments.length - 1];
-const { clock, player } = window.games;
-const vib = window.__vibrations;
-const wait = (ms) => new Promise((r) => setTimeout(r, ms));
-let last = performance.now(), stall = 0;
-const probe = setInterval(() => { const now = performance.now(); stall = Math.max(stall, now - last); last = now; }, 10);
+# The page's haptics on a fake clock (core_browser.py's FakeClock), after a game's results are taken: a HapticPlayer and
+# a SessionClock of their own (haptics.js, the page's code), apart from the game's, so that nothing the game sends meanwhile
+# enters the check. The player maps session time s to s·1000 ms of the fake clock (times are whole eighths of a second,
+# so that every time below is exact); `vibrate` records each call with the fake time it was made at. Each case plays
+# bursts at chosen fake times and moves the clock; the Swift test compares the calls with the rules (GamesBrowserTests
+# checkScheduler). PATTERN is the game's own (one the instrument sent it).
+SCHEDULE_CHECK = FAKE_CLOCK + """
+const [PATTERN, done] = arguments;
 (async () => {
-  let n = vib.length;
-  const ahead = { serial: player.lastSerial + 1, time: clock.now() + 0.3, pattern: [40, 30, 60], events: [], peak: 1 };
-  const aheadAt = clock.perfAt(ahead.time);
-  player.play(ahead);
-  // At least 600 ms, and until a wait that began after the burst's time has ended: the burst's own timer, due
-  // earlier, has then run, however late a loaded machine ran the page's timers (once a fixed 600 ms saw none).
-  const started = performance.now();
-  for (;;) {
-    const before = performance.now();
-    await wait(20);
-    if ((before > aheadAt + 5 && performance.now() - started >= 600) || performance.now() - started > 10000) break;
+  const { HapticPlayer, SessionClock } = await import("/games/haptics.js");
+  const fake = new FakeClock(20000);
+  const calls = [];
+  const indicator = document.createElement("div");
+  indicator.append(document.createElement("canvas"));
+  const session = { ready: true, perfAt: (s) => s * 1000 };
+  const player = new HapticPlayer({ clock: session, indicator, page: fake,
+    vibrate: (p) => { calls.push({ t: fake.now(), p: Array.isArray(p) ? p.slice() : [p] }); return true; } });
+  let serial = 0;
+  const burst = (seconds, pattern = PATTERN) => ({ serial: ++serial, time: seconds, pattern, events: [], peak: 1 });
+  const entry = (b) => player.log.find((e) => e.serial === b.serial) ?? null;
+  const cases = {};
+  // Each case starts on a whole second after the last one's timers and lights are over: `base`. It plays `bursts`
+  // ([ms after base, ms after base it is due at, pattern]), then moves the clock to base + `until`; what it records is
+  // relative to base (due times in whole eighths of a second, so that session seconds and ms are exact).
+  const next = () => Math.ceil((Math.max(...fake.pending(), fake.now()) + 1) / 1000) * 1000 + 1000;
+  const run = (name, bursts, until) => {
+    const base = next(), n = calls.length;
+    const played = bursts.map(([at, due, pattern = PATTERN]) => {
+      fake.advanceTo(base + at);
+      const b = burst((base + due) / 1000, pattern);
+      player.play(b);
+      return b;
+    });
+    fake.advanceTo(base + until);
+    cases[name] = { calls: calls.slice(n).map((c) => ({ t: c.t - base, p: c.p })), entries: played.map(entry) };
+  };
+
+  // Due 250 ms ahead: nothing 1 ms before its time, the whole pattern at it; the indicator lit through the pattern.
+  {
+    const base = next(), b = burst((base + 250) / 1000), n = calls.length;
+    fake.advanceTo(base);
+    player.play(b);
+    fake.advanceTo(base + 249);
+    const early = calls.slice(n);
+    const lights = [];
+    let on = indicator.classList.contains("on");
+    const total = PATTERN.reduce((a, v) => a + v, 0);
+    for (let t = 250; t <= 250 + total + 1; t++) {
+      fake.advanceTo(base + t);
+      const now = indicator.classList.contains("on");
+      if (now !== on) { lights.push({ t, on: now }); on = now; }
+    }
+    cases.ahead = { early, calls: calls.slice(n).map((c) => ({ t: c.t - base, p: c.p })), entries: [entry(b)], lights,
+                    shown: indicator.dataset.pattern ?? null };
   }
-  clearInterval(probe);
-  // A burst from the game itself in the meantime (a later serial) can replace this one, by design: then the check
-  // says so, and is made again.
-  const intruded = player.lastSerial !== ahead.serial;
-  const aheadCalls = vib.slice(n);
-  n = vib.length;
-  const past = { serial: player.lastSerial + 1, time: clock.now() - 0.2, pattern: [150, 50, 100], events: [], peak: 1 };
-  const pastAt = clock.perfAt(past.time);
-  player.play(past);
-  await wait(100);
-  const entry = (serial) => player.log.find((e) => e.serial === serial) ?? null;
-  done({ ahead: { at: aheadAt, pattern: ahead.pattern, calls: aheadCalls, entry: entry(ahead.serial), stall, intruded },
-         past: { at: pastAt, pattern: past.pattern, calls: vib.slice(n), entry: entry(past.serial) } });
+  // Late by 50 ms: played at once, whole; by 51 ms: at once, its first 51 ms cut.
+  run("late50", [[50, 0]], 100);
+  run("late51", [[51, 0]], 100);
+  // 200 ms past its time: at once with what passed cut.
+  run("past", [[200, 0, [150, 50, 100]]], 300);
+  // Later than a second: not played; exactly a second: played, cut.
+  run("tooLate", [[1001, 0]], 1100);
+  run("aSecond", [[1000, 0]], 1100);
+  // 1 ms ahead plays at once; 2 ms ahead at its time.
+  run("soon1", [[124, 125]], 200);
+  run("soon2", [[123, 125]], 200);
+  // A later burst starting at or before a waiting one's time replaces it (it carries its events); one starting
+  // after it leaves it to play.
+  run("replaced", [[0, 500], [100, 250, [40, 30, 60]]], 900);
+  run("sameTime", [[0, 500], [100, 500, [40, 30, 60]]], 900);
+  run("kept", [[0, 500], [100, 750, [40, 30, 60]]], 900);
+  // A serial already seen is ignored.
+  {
+    const base = next(), n = calls.length, logged = player.log.length;
+    fake.advanceTo(base);
+    player.play({ serial: serial, time: (base + 250) / 1000, pattern: PATTERN, events: [], peak: 1 });
+    fake.advanceTo(base + 900);
+    cases.stale = { calls: calls.slice(n), logged: player.log.length - logged };
+  }
+  // Before the clock sync answers: at once.
+  session.ready = false;
+  run("unsynced", [[0, 5000]], 100);
+  session.ready = true;
+
+  // The page's SessionClock against a scripted server: each ask is answered after its own up and down delays, with the
+  // audio clock 123 456 ms ahead of the page's (audio·1000 = page ms + 123456 at the server's moment).
+  const asks = [], handlers = {};
+  const studio = { welcomed: true, on: (type, f) => { handlers[type] = f; }, send: (m) => asks.push({ at: fake.now(), t: m.t, type: m.type }) };
+  const ahead = 123456;
+  const up = [30, 5, 12, 40, 3, 25, 8, 60, 9, 14, 2, 33, 7, 21, 4, 11, 6, 50, 1, 13, 17];
+  const down = [30, 20, 4, 2, 6, 1, 9, 0, 3, 30, 5, 7, 44, 2, 9, 1, 12, 3, 8, 5, 10];
+  const clock = new SessionClock(studio, fake);
+  const answered = [];
+  const answer = () => {
+    for (const a of asks.slice(answered.length)) {
+      const i = answered.length, u = up[i % up.length], d = down[i % down.length];
+      answered.push({ t: a.t, up: u, down: d });
+      fake.setTimeout(() => handlers.clock({ type: "clock", t: a.t, audio: (a.t + u + ahead) / 1000 }), u + d);
+    }
+  };
+  const original = studio.send;
+  studio.send = (m) => { original(m); answer(); };
+  const start = next();
+  fake.advanceTo(start);
+  clock.start();
+  fake.advanceTo(start + 1800);
+  const quick = { offset: clock.offset, samples: clock.samples.length, ready: clock.ready };
+  fake.advanceTo(start + 30000);
+  const settled = { offset: clock.offset, samples: clock.samples.length, perfAt: clock.perfAt(300), now: clock.now(), at: fake.now() };
+  // Answers it must not take: a round trip over 5 s, one from the future, one without an audio clock.
+  handlers.clock({ type: "clock", t: fake.now() - 5001, audio: 1 });
+  handlers.clock({ type: "clock", t: fake.now() + 10, audio: 1 });
+  handlers.clock({ type: "clock", t: fake.now() - 1, audio: null });
+  const refused = { offset: clock.offset, samples: clock.samples.length };
+  // Another game answers now: the samples start over, and so do the quick asks.
+  const before = asks.length;
+  clock.restart();
+  const restarted = { ready: clock.ready, samples: clock.samples.length };
+  fake.advanceTo(fake.now() + 1000);
+  restarted.asks = asks.slice(before).map((a) => a.at);
+  restarted.ready_after = clock.ready;
+  // A page not welcomed yet asks nothing.
+  const quiet = { welcomed: false, on: () => {}, sent: 0, send() { this.sent++; } };
+  const idle = new SessionClock(quiet, fake);
+  idle.start();
+  fake.advanceTo(fake.now() + 5000);
+  clock.page.clearInterval(clock.timer);
+  idle.page.clearInterval(idle.timer);
+  done({ cases, sessionClock: { start, asks: asks.slice(0, before).map((a) => ({ at: a.at, t: a.t })), answered, ahead, quick, settled, refused,
+         restarted, unwelcomedAsks: quiet.sent } });
 })();
 """
 
 
-def schedule_check(driver, game):
-    """The scheduler check, made again (up to four times) while a burst of the game came during it."""
-    for _ in range(4):
-        checked = driver.execute_async_script(SCHEDULE_CHECK)
-        if not checked:
-            fail(f"{game}: the scheduler check gave nothing")
-        if not checked["ahead"].get("intruded"):
-            return checked
-        print(f"{game}: a burst of the game came during the scheduler check; checked again", file=sys.stderr)
-    fail(f"{game}: a burst of the game came during each of four scheduler checks")
+def schedule_check(driver, game, pattern):
+    """The page's haptics on a fake clock with `pattern`, the game's own (see SCHEDULE_CHECK)."""
+    checked = driver.execute_async_script(SCHEDULE_CHECK, pattern)
+    if not checked:
+        fail(f"{game}: the scheduler check gave nothing")
+    return checked
 
 
 def touch(driver, kind, x, y):
     """One finger (id 0) as a DevTools touch point at page pixels (x, y)."""
     points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 0, "radiusX": 8, "radiusY": 8, "force": 1}]
     driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def click(driver, x, y):
+    """A mouse click at page pixels (x, y), through DevTools' input (pointer events as a real mouse makes them)."""
+    for kind in ("mousePressed", "mouseReleased"):
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
 
 
 def check_labels(driver):
@@ -135,10 +228,6 @@ def open_game(driver, game):
     wait_for(lambda: driver.execute_script("return window.games.clock.ready"), what=f"{game}: the page's clock sync")
     wait_for(lambda: driver.execute_script(f"return window.studio.lastWelcome && document.getElementById('readout').textContent.length > 0"),
              what=f"{game}: the first frame")
-    sync = driver.execute_async_script(CLOCK_SYNC)
-    if not sync:
-        fail(f"{game}: no clock answer on the test's own socket")
-    return sync
 
 
 def stage_box(driver):
@@ -146,11 +235,58 @@ def stage_box(driver):
 
 
 def page_log(driver):
-    return driver.execute_script("return {offset: window.games.clock.offset, samples: window.games.clock.samples, log: window.games.player.log, now: performance.now()}")
+    """The page's bursts, its vibrate calls and its clock sync, read in one script (with the last serial it has, so that
+    the test judges exactly the bursts the page had by then), and this script's own clock sync taken right after."""
+    page = driver.execute_script("const { clock, player } = window.games; return {offset: clock.offset, samples: clock.samples, "
+                                 "log: player.log, lastSerial: player.lastSerial, now: performance.now(), "
+                                 "vibrations: window.__vibrations.filter((v) => !(v.p.length === 1 && v.p[0] === 0))}")
+    sync = driver.execute_async_script(CLOCK_SYNC)
+    if not sync:
+        fail("no clock answer on the test's own socket")
+    return page, sync
 
 
 def vibrations(driver):
     return [v for v in driver.execute_script("return window.__vibrations") if v["p"] != [0]]
+
+
+def results_of(driver, game, **more):
+    """What the Swift test compares with the instrument: the page's bursts, its vibrate calls, both clock syncs, and
+    the page's haptics on a fake clock with one of the game's own patterns."""
+    page, sync = page_log(driver)
+    pattern = next((e["pattern"] for e in page["log"] if len(e["pattern"]) >= 3), None) or \
+        next((e["pattern"] for e in page["log"] if e["pattern"]), [40, 30, 60])
+    return {"page": page, "sync": sync, "scheduled": schedule_check(driver, game, pattern), "pattern": pattern, **more}
+
+
+def after_input(driver, expression):
+    """`expression` (a script's body) read once the page has shown a frame made after the server handled every message
+    the page had sent: a `clock` question goes after them on the same socket, and a frame after its answer shows them."""
+    driver.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      const studio = window.studio, t = performance.now();
+      let answered = false, finished = false;
+      studio.on("clock", (m) => { if (m.t === t) answered = true; });
+      studio.on("frame", () => { if (answered && !finished) { finished = true; requestAnimationFrame(() => done(true)); } });
+      studio.send({ type: "clock", t });""")
+    return driver.execute_script(expression)
+
+
+def fresh_circle(driver):
+    """Waits for the next circle to appear and returns it ([x, y, r] of the stage, its page pixels): a circle stays
+    one bar (2.4 s), so a tap made at once lands while it is shown, however busy the machine."""
+    return driver.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      const c = document.getElementById('circle');
+      const key = () => c.dataset.state === 'shown' && !c.hidden ? `${c.dataset.x},${c.dataset.y}` : null;
+      const was = key();
+      const look = () => {
+        const now = key();
+        if (now === null || now === was) { requestAnimationFrame(look); return; }
+        const s = document.getElementById('stage').getBoundingClientRect();
+        done([+c.dataset.x, +c.dataset.y, +c.dataset.r, s.left + +c.dataset.x * s.width, s.top + +c.dataset.y * s.height]);
+      };
+      look();""")
 
 
 results = {}
@@ -158,114 +294,69 @@ with studio_browser(width=412, height=860) as driver:
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": STUB})
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
 
-    # Harmony With Me, with the mouse.
-    sync = open_game(driver, "harmony")
-    circle = wait_for(lambda: driver.execute_script(
-        "const c = document.getElementById('circle'); return c.dataset.state === 'shown' && !c.hidden ? [+c.dataset.x, +c.dataset.y, +c.dataset.r] : null"),
-        timeout=8, what="harmony: the circle appears with the music")
-    time.sleep(0.4)  # the appear transition, for the screenshot
-    driver.save_screenshot(f"{shots}/games-harmony.png")
+    # Harmony With Me, with the mouse: a tap beside a fresh circle (a miss), then one on the next circle (a hit).
+    open_game(driver, "harmony")
+    wait_for(lambda: driver.execute_script(
+        "const c = document.getElementById('circle'); return c.dataset.state === 'shown' && !c.hidden"),
+        what="harmony: the circle appears with the music")
     left, top, w, h = stage_box(driver)
-    cx, cy, r = circle
+    cx, cy, r, _, py = fresh_circle(driver)
     miss_x = cx - 2 * r if cx > 0.5 else cx + 2 * r
-    body = driver.find_element(By.TAG_NAME, "body")
-
-    def click_at(fx, fy):
-        # Offsets from the body's centre (Selenium 4 moves to the element's centre first).
-        bw, bh = driver.execute_script("return [document.body.clientWidth, document.body.clientHeight]")
-        ActionChains(driver).move_to_element_with_offset(body, int(left + fx * w - bw / 2), int(top + fy * h - bh / 2)).click().perform()
-
-    click_at(miss_x, cy)
+    click(driver, left + miss_x * w, py)
     wait_for(lambda: driver.execute_script("return document.querySelector('[data-testid=mark-miss]') !== null"), what="harmony: a miss mark")
-    time.sleep(0.3)
     if driver.execute_script("return document.getElementById('readout').dataset.phrases") != "0":
         fail("harmony: a tap beside the circle played a phrase")
-    # The hit: the circle shown now, clicked at once. A circle lasts one bar, which a loaded machine can spend
-    # on the screenshot and the miss; then the next circle is the one to hit (at most four tries).
-    shown = "const c = document.getElementById('circle'); return c.dataset.state === 'shown' && !c.hidden ? [+c.dataset.x, +c.dataset.y, +c.dataset.r] : null"
-    hit = "return document.querySelector('[data-testid=mark-hit]') !== null"
-    for attempt in range(4):
-        circle = wait_for(lambda: driver.execute_script(shown), timeout=8, what="harmony: a circle to hit")
-        click_at(circle[0], circle[1])
-        deadline = time.monotonic() + 3
-        while time.monotonic() < deadline and not driver.execute_script(hit):
-            time.sleep(0.05)
-        if driver.execute_script(hit):
-            break
-        print(f"harmony: try {attempt + 1} missed its circle (gone before the click landed); the next one", flush=True)
-    wait_for(lambda: driver.execute_script(hit), what="harmony: a hit mark")
+    circle = fresh_circle(driver)
+    click(driver, circle[3], circle[4])
+    wait_for(lambda: driver.execute_script("return document.querySelector('[data-testid=mark-hit]') !== null"), what="harmony: a hit mark")
     wait_for(lambda: driver.execute_script("return document.getElementById('readout').dataset.phrases") == "1", what="harmony: one phrase")
     wait_for(lambda: driver.execute_script("return document.getElementById('circle').dataset.state") == "hit", what="harmony: the circle's hit state")
     wait_for(lambda: vibrations(driver), what="harmony: navigator.vibrate called")
-    time.sleep(0.3)
-    results["harmony"] = {"page": page_log(driver), "sync": sync, "vibrations": vibrations(driver), "circle": circle,
-                          "phrases": int(driver.execute_script("return document.getElementById('readout').dataset.phrases"))}
-    results["harmony"]["scheduled"] = schedule_check(driver, "harmony")
+    driver.save_screenshot(f"{shots}/games-harmony.png")
+    results["harmony"] = results_of(driver, "harmony", circle=circle[:3],
+                                    phrases=int(driver.execute_script("return document.getElementById('readout').dataset.phrases")))
     errors = console_errors(driver)
     if errors:
         fail(f"harmony: console errors: {errors}")
 
-    # Feel Your Vibe, with a finger.
-    sync = open_game(driver, "vibe")
+    # Feel Your Vibe, with a finger: six half cycles of up-and-down swipes (their rate is the server's: it stamps
+    # the moves as they arrive, and the test computes the model from those stamps).
+    open_game(driver, "vibe")
     left, top, w, h = stage_box(driver)
     x = left + 0.7 * w
     touch(driver, "touchStart", x, top + 0.3 * h)
-    sent = []  # (monotonic time after the move was dispatched, y)
     for k in range(6):
-        # A half cycle every 0.3 s or so, in small steps (a finger's move events).
         y0, y1 = (0.3, 0.7) if k % 2 == 0 else (0.7, 0.3)
         for step in range(1, 7):
             time.sleep(0.05)
-            y = y0 + (y1 - y0) * step / 6
-            touch(driver, "touchMove", x, top + y * h)
-            sent.append((time.monotonic(), y))
-    # The rate from this script's own timing: crossings of y = 0.5 interpolated between moves,
-    # f = 1 / (2 Δt) per pair, the mean of the last four.
-    crossings = []
-    for (t0, a), (t1, b) in zip(sent, sent[1:]):
-        if (a - 0.5 < 0) != (b - 0.5 < 0):
-            crossings.append(t0 + (0.5 - a) / (b - a) * (t1 - t0) if b != a else t0)
-    rates = [min(10, max(0.1, 1 / (2 * (b - a)))) for a, b in zip(crossings, crossings[1:]) if b > a]
-    script_rate = sum(rates[-4:]) / len(rates[-4:]) if rates else 0
-    time.sleep(0.3)
+            touch(driver, "touchMove", x, top + (y0 + (y1 - y0) * step / 6) * h)
+    wait_for(lambda: driver.execute_script("return Number(document.getElementById('readout').dataset.depth) > 0"), what="vibe: the depth shown")
     driver.save_screenshot(f"{shots}/games-vibe.png")
     touch(driver, "touchEnd", 0, 0)
-    time.sleep(0.3)
-    readout = driver.execute_script("const d = document.getElementById('readout').dataset; return [+d.frequency, +d.depth]")
-    results["vibe"] = {"page": page_log(driver), "sync": sync, "vibrations": vibrations(driver), "frequency": readout[0], "depth": readout[1],
-                       "scriptRate": script_rate}
-    results["vibe"]["scheduled"] = schedule_check(driver, "vibe")
+    readout = after_input(driver, "const d = document.getElementById('readout').dataset; return [+d.frequency, +d.depth]")
+    results["vibe"] = results_of(driver, "vibe", frequency=readout[0], depth=readout[1])
     errors = console_errors(driver)
     if errors:
         fail(f"vibe: console errors: {errors}")
 
     # Touch for Music, with a finger; then the home button after inactivity.
-    sync = open_game(driver, "touch")
+    open_game(driver, "touch")
     left, top, w, h = stage_box(driver)
     touch(driver, "touchStart", left + 0.4 * w, top + 0.5 * h)
     for s in range(1, 6):
-        time.sleep(0.05)
         touch(driver, "touchMove", left + 0.4 * w, top + (0.5 - 0.05 * s) * h)
     wait_for(lambda: abs(float(driver.execute_script("return document.getElementById('readout').dataset.volume") or 0) - 0.75) < 0.01,
              what="touch: the hold's volume (1 − 0.25)")
-    time.sleep(0.3)
     driver.save_screenshot(f"{shots}/games-touch.png")
+    if by_testid(driver, "game-home").is_displayed():
+        fail("touch: the home button shows while the finger plays")
     touch(driver, "touchEnd", 0, 0)
-    released, stalled_at_release = time.monotonic(), cpu_stall_seconds()
-    time.sleep(0.3)
-    volume = float(driver.execute_script("return document.getElementById('readout').dataset.volume"))
-    results["touch"] = {"page": page_log(driver), "sync": sync, "vibrations": vibrations(driver), "volume": volume}
+    volume = float(after_input(driver, "return document.getElementById('readout').dataset.volume"))
+    home = wait_for(lambda: by_testid(driver, "game-home") if by_testid(driver, "game-home").is_displayed() else None,
+                    what="touch: the home button after inactivity")
+    results["touch"] = results_of(driver, "touch", volume=volume)
     with open(result_path, "w") as f:
         json.dump(results, f)  # so far (a failure below still leaves what was seen)
-    home = wait_for(lambda: by_testid(driver, "game-home") if by_testid(driver, "game-home").is_displayed() else None,
-                    timeout=8, what="touch: the home button after inactivity")
-    waited = time.monotonic() - released
-    # The seconds in which some task waited for a CPU meanwhile: on a busy machine the page's timer and this poll
-    # run late by about that much, and the test judges the timeout on the time the machine gave.
-    stalled = (cpu_stall_seconds() - stalled_at_release) if stalled_at_release is not None else 0.0
-    results["touch"] = {"page": page_log(driver), "sync": sync, "vibrations": vibrations(driver), "volume": volume,
-                        "homeAfter": waited, "stalledMeanwhile": stalled}
-    results["touch"]["scheduled"] = schedule_check(driver, "touch")
     errors = console_errors(driver)
     if errors:
         fail(f"touch: console errors: {errors}")

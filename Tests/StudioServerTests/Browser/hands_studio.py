@@ -20,7 +20,7 @@ import threading
 import time
 import uuid
 
-from core_browser import studio_browser, console_errors, by_testid, wait_for, fail
+from core_browser import GENEROUS, studio_browser, console_errors, by_testid, wait_for, fail
 from children import Children
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.common.exceptions import TimeoutException
@@ -55,7 +55,7 @@ def note_offs(reader, note):
             if len(m) == 3 and m[1] == note and (m[0] & 0xF0 == 0x80 or (m[0] & 0xF0 == 0x90 and m[2] == 0))]
 
 
-def wait_midi(condition, what, timeout=8.0):
+def wait_midi(condition, what, timeout=GENEROUS):
     """Waits for MIDI at jack_midi_dump; on failure says everything it saw."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -84,11 +84,9 @@ try:
     studio = start([prospero, "studio", "--audio", "jack", "--port", "0", "--osc-port", "0", "--no-qr", "--no-settings",
                     "--client-name", "HandsStudio", "--no-connect-audio", "--midi-out", "handsdump:input"])
     studio_out = children.reader(studio)
-    url = wait_for(lambda: next((m.group(0) for l in studio_out.lines for m in [re.search(r"http://127\.0\.0\.1:\d+/\S*", l)] if m), None),
-                   timeout=30, what=f"the studio's URL (output so far: {studio_out.text()})")
+    url = wait_for(lambda: next((m.group(0) for l in studio_out.lines for m in [re.search(r"http://127\.0\.0\.1:\d+/\S*", l)] if m), None), what=f"the studio's URL (output so far: {studio_out.text()})")
     base = url.split("?")[0].rstrip("/")
-    osc_port = wait_for(lambda: next((int(m.group(1)) for l in studio_out.lines for m in [re.search(r"udp 127\.0\.0\.1:(\d+)", l)] if m), None),
-                        timeout=10, what=f"the OSC port (output: {studio_out.text()})")
+    osc_port = wait_for(lambda: next((int(m.group(1)) for l in studio_out.lines for m in [re.search(r"udp 127\.0\.0\.1:(\d+)", l)] if m), None), what=f"the OSC port (output: {studio_out.text()})")
 
     with studio_browser(width=1280, height=860) as driver:
         driver.get(base + "/hands/")
@@ -382,7 +380,7 @@ try:
         wait_for(lambda: [n["note"] for n in hud("notes")] == [69], what="note 69 held")
         offs_before = len(note_offs(dump_out, 69))
     # The browser is gone (driver.quit closed the socket with the finger still down).
-    wait_for(lambda: len(note_offs(dump_out, 69)) > offs_before, timeout=5, what="the held note to end when the page went away")
+    wait_for(lambda: len(note_offs(dump_out, 69)) > offs_before, what="the held note to end when the page went away")
     print("ok")
     passed = True
 finally:

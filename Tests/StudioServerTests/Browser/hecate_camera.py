@@ -1,13 +1,14 @@
 """Hecate's page camera in headless Chromium with a fake camera (a y4m video made here from the camera tests'
 photograph, scikit-image's astronaut, and one from a blank grey image):
 
-- the photograph: "Use camera" finds the face within 5 s of the click; the page's jawOpen and head yaw, pitch and
-  roll equal what `prospero camera --face --image PHOTO` gives within 0.05 and 3 degrees; the Selfie view draws
-  the landmarks; Hecate's output rises from silence (the engine's RMS in the HUD); the latency readout (camera
-  frame sent -> face frame applied in the server, median and 95th percentile) is printed; Stop camera ends the
-  face at once;
+- the photograph: "Use camera" finds the face; the page's jawOpen and head yaw, pitch and roll equal what
+  `prospero camera --face --image PHOTO` gives within 0.05 and 3 degrees; the Selfie view draws the landmarks;
+  Hecate's output rises from silence (the engine's RMS in the HUD); the latency readout shows its counts; the page
+  sends frames of at most 320x240; Stop camera ends the face and the frames;
 - the blank video: frames are tracked, no face is found, the output stays silent;
 - a denied camera permission gets its clear message.
+Every wait is a bound for an outcome on a busy machine, never a figure: how fast the face comes and the latency are
+the bench's to measure, and the page's frame pacing is checked on a fake clock (camera_pacing.py).
 Screenshot: selfie.png.
 
 Usage: hecate_camera.py URL VENV_PYTHON PHOTO PROSPERO SCREENSHOT_DIR"""
@@ -92,40 +93,43 @@ try:
     with studio_browser(extra_flags=camera_flags(face_video)) as driver:
         driver.get(url + "?guide=0")
         wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="the connection")
-        wait_for(lambda: silent(driver), timeout=15, what="Hecate silent before the camera")
+        wait_for(lambda: silent(driver), what="Hecate silent before the camera")
         if by_testid(driver, "selfie").is_displayed():
             fail("the Selfie view shows before the camera is on")
         by_testid(driver, "camera-toggle").click()
-        clicked = time.monotonic()
         try:
-            wait_for(lambda: last(driver, "c.last.face === true"), timeout=5, what="the face found within 5 s", machine_time=True)
+            wait_for(lambda: last(driver, "c.last.face === true"), what="the face found")
         except SystemExit:
-            print("camera: the page's camera after 5 s:", driver.execute_script(
+            print("camera: the page's camera at the end of the wait:", driver.execute_script(
                 "const c = window.hecateCamera; return {state: c.state, status: c.els.status.textContent, sent: c.sent, "
                 "skipped: c.skipped, video: [c.video.videoWidth, c.video.videoHeight], last: c.last && {seq: c.last.seq, face: c.last.face, stats: c.last.stats, error: c.last.error}}"),
                 console_errors(driver), flush=True)
             raise
-        found_after = time.monotonic() - clicked
-        print(f"camera: face found {found_after:.2f} s after Use camera", flush=True)
         if not by_testid(driver, "selfie").is_displayed():
             fail("no Selfie view while the camera is on")
         if by_testid(driver, "camera-toggle").get_attribute("aria-pressed") != "true":
             fail("Use camera does not report itself on")
         # The page's Hecate hears the face: found in the HUD, the output rises from silence.
         wait_for(lambda: by_testid(driver, "face-status").get_attribute("data-face") == "found", what="Hecate's face found")
-        wait_for(lambda: rms_db(driver) > -40, timeout=10, what="Hecate's output above -40 dBFS")
+        wait_for(lambda: rms_db(driver) > -40, what="Hecate's output above -40 dBFS")
         print(f"camera: Hecate's output {rms_text(driver)} with the camera's face", flush=True)
-        # A still photograph: the smoothed values settle on the tracker's; compare them with --image.
-        time.sleep(2.0)
-        jaw = last(driver, "c.last.blend.jawOpen")
-        head = last(driver, "c.last.head")
+        # A still photograph: the smoothed values settle on the tracker's, equal to --image's; the Selfie readout shows
+        # the last answer's (both read in one script).
+        reading = "const c = window.hecateCamera; return c.last && c.last.head && c.last.blend ? " \
+                  "[c.last.blend.jawOpen, c.last.head, Number(document.querySelector('[data-testid=selfie-jawOpen]').dataset.value)] : null"
+
+        def settled():
+            got = driver.execute_script(reading)
+            if not got:
+                return None
+            jaw, head, _ = got
+            close = abs(jaw - ref_jaw) <= 0.05 and all(abs(head[k] - want) <= 3 for k, want in
+                                                       (("yaw", ref_yaw), ("pitch", ref_pitch), ("roll", ref_roll)))
+            return got if close else None
+
+        jaw, head, shown = wait_for(settled, what=f"jawOpen within 0.05 of {ref_jaw:.4f} and the head within 3 degrees of "
+                                    f"{ref_yaw:.2f} {ref_pitch:.2f} {ref_roll:.2f} (--image's)", describe=lambda: driver.execute_script(reading))
         print(f"camera: the page gives jawOpen {jaw:.4f}, head {head['yaw']:.2f} {head['pitch']:.2f} {head['roll']:.2f}", flush=True)
-        if abs(jaw - ref_jaw) > 0.05:
-            fail(f"jawOpen {jaw:.4f} through the page, {ref_jaw:.4f} from --image")
-        for name, got, want in (("yaw", head["yaw"], ref_yaw), ("pitch", head["pitch"], ref_pitch), ("roll", head["roll"], ref_roll)):
-            if abs(got - want) > 3:
-                fail(f"head {name} {got:.2f} degrees through the page, {want:.2f} from --image")
-        shown = float(by_testid(driver, "selfie-jawOpen").get_attribute("data-value"))
         if abs(shown - jaw) > 0.02:
             fail(f"the Selfie readout shows jawOpen {shown}, the last frame {jaw}")
         if not by_testid(driver, "selfie-head").get_attribute("data-yaw"):
@@ -136,41 +140,30 @@ try:
         if len(driver.execute_script("return window.hecateCamera.contours")) < 100:
             fail("no face mesh contours for the Selfie view")
         wait_for(lambda: int(by_testid(driver, "selfie-canvas").get_attribute("data-frames") or 0) > 10, what="the Selfie view drawing")
-        # Latency: camera frame sent -> face frame applied in the server, over at least 60 faces.
-        wait_for(lambda: int(by_testid(driver, "camera-latency").get_attribute("data-count") or 0) >= 60, timeout=30,
-                 what="60 faces applied")
+        # The latency readout (camera frame sent -> face frame applied in the server) over 60 faces applied: shown with
+        # its median, 95th percentile and drops (its figures are the bench's to judge).
+        wait_for(lambda: int(by_testid(driver, "camera-latency").get_attribute("data-count") or 0) >= 60, what="60 faces applied")
         lat = by_testid(driver, "camera-latency")
-        median, p95 = float(lat.get_attribute("data-median")), float(lat.get_attribute("data-p95"))
-        server_median, server_p95 = float(lat.get_attribute("data-server-median")), float(lat.get_attribute("data-server-p95"))
-        sent = driver.execute_script("return window.hecateCamera.sent")
-        print(f"camera: latency sent -> applied: median {median:.1f} ms, p95 {p95:.1f} ms (server received -> applied: median "
-              f"{server_median:.1f} ms, p95 {server_p95:.1f} ms) over {lat.get_attribute('data-count')} faces; "
-              f"{sent} frames sent, {lat.get_attribute('data-dropped')} dropped; readout: {lat.text!r}", flush=True)
-        # Medians of two sets of frames: on a busy machine they differ by a few per cent (hands_camera.py).
-        if not (0 <= server_median <= median * 1.1 + 2):
-            fail(f"the server's share {server_median} ms exceeds the whole latency {median} ms")
+        if not (lat.text.startswith("latency ") and "median" in lat.text and "p95" in lat.text and "dropped" in lat.text):
+            fail(f"the latency readout reads {lat.text!r}")
         driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
         time.sleep(0.5)
         driver.save_screenshot(os.path.join(shots, "selfie.png"))
-        # At most 30 frames a second, at most 320x240.
-        sent0, t0 = driver.execute_script("return window.hecateCamera.sent"), time.monotonic()
-        time.sleep(2.0)
-        sent1, t1 = driver.execute_script("return window.hecateCamera.sent"), time.monotonic()
-        rate = (sent1 - sent0) / (t1 - t0)
+        # Frames of at most 320x240 (their pacing: camera_pacing.py).
         size = driver.execute_script("return [window.hecateCamera.grab.width, window.hecateCamera.grab.height]")
-        print(f"camera: the page sent {rate:.1f} frames a second of {size[0]}x{size[1]}", flush=True)
-        if rate > 31 or size[0] > 320 or size[1] > 240:
-            fail(f"the page sends {rate:.1f} frames a second of {size}: at most 30 of 320x240")
-        # Stop: the face ends at once (no frames wait for the lifecycle's timeout), the sound fades out.
+        if size[0] > 320 or size[1] > 240:
+            fail(f"the page sends frames of {size}: at most 320x240")
+        # Stop: the face ends (the page's empty frame ends it in the server), no frame is sent after it, the sound
+        # fades out.
         by_testid(driver, "camera-toggle").click()
-        wait_for(lambda: by_testid(driver, "face-status").get_attribute("data-face") == "lost", timeout=3, what="the face lost on Stop camera")
+        wait_for(lambda: by_testid(driver, "face-status").get_attribute("data-face") == "lost", what="the face lost on Stop camera")
         if by_testid(driver, "selfie").is_displayed():
             fail("the Selfie view stays after Stop camera")
         stopped_at = driver.execute_script("return window.hecateCamera.sent")
         time.sleep(0.5)
         if driver.execute_script("return window.hecateCamera.sent") != stopped_at:
             fail("frames are still sent after Stop camera")
-        wait_for(lambda: silent(driver), timeout=20, what="the output to fall silent")
+        wait_for(lambda: silent(driver), what="the output to fall silent")
         errors = [e for e in console_errors(driver) if "favicon" not in e]
         if errors:
             fail(f"console errors: {errors}")
@@ -179,9 +172,9 @@ try:
     with studio_browser(extra_flags=camera_flags(blank_video)) as driver:
         driver.get(url + "?guide=0")
         wait_for(lambda: by_testid(driver, "connection-state").text == "connected", what="the connection")
-        wait_for(lambda: silent(driver), timeout=20, what="Hecate silent before the blank video")
+        wait_for(lambda: silent(driver), what="Hecate silent before the blank video")
         by_testid(driver, "camera-toggle").click()
-        wait_for(lambda: (last(driver, "c.last.stats.tracked") or 0) >= 30, timeout=20, what="30 blank frames tracked")
+        wait_for(lambda: (last(driver, "c.last.stats.tracked") or 0) >= 30, what="30 blank frames tracked")
         stats = last(driver, "c.last.stats")
         if stats["faces"] != 0 or last(driver, "c.last.face"):
             fail(f"a face found in a blank video: {stats}")

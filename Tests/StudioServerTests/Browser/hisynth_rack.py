@@ -60,8 +60,7 @@ try:
     studio = start([prospero, "studio", "--audio", "jack", "--port", "0", "--osc-port", "0", "--no-qr", "--no-settings",
                     "--client-name", "HiSynthRack", "--no-connect-audio"])
     studio_out = children.reader(studio)
-    url = wait_for(lambda: next((m.group(0) for l in studio_out.lines for m in [re.search(r"http://127\.0\.0\.1:\d+/\S*", l)] if m), None),
-                   timeout=30, what=f"the studio's URL (output so far: {studio_out.text()})")
+    url = wait_for(lambda: next((m.group(0) for l in studio_out.lines for m in [re.search(r"http://127\.0\.0\.1:\d+/\S*", l)] if m), None), what=f"the studio's URL (output so far: {studio_out.text()})")
     base = url.split("?")[0].rstrip("/")
 
     with studio_browser(width=1400, height=1000) as driver:
@@ -149,7 +148,7 @@ try:
                     if (isinstance(v, (bool, str)) and fx[k] != v) or (not isinstance(v, (bool, str)) and not close(fx[k], v)):
                         problems.append(f"{k} {fx[k]} vs {v}")
                 return problems
-            wait_for(lambda: not engine_matches(), timeout=5, what=f"{d['name']}: engine settings equal to the decoded JSON ({engine_matches()})")
+            wait_for(lambda: not engine_matches(), what=f"{d['name']}: engine settings equal to the decoded JSON ({engine_matches()})")
 
         # Init is loaded. A saw on osc 1 alone; LP resonance −3 dB (Q = 1/√2: −3 dB at the cutoff).
         Select(by_testid(driver, "hisynth-osc1-waveform")).select_by_value("saw")
@@ -174,7 +173,7 @@ try:
 
         def spectrum(cutoff, settle=0.5):
             # The engine runs the new cutoff (the frame's live cutoff), then its 2048-sample window fills.
-            wait_for(lambda: abs(js("frame.cutoffs.low") / cutoff - 1) < 0.02, timeout=10, what=f"the engine at cutoff {cutoff}")
+            wait_for(lambda: abs(js("frame.cutoffs.low") / cutoff - 1) < 0.02, what=f"the engine at cutoff {cutoff}")
             time.sleep(settle)
             total = None
             for _ in range(6):
@@ -264,7 +263,7 @@ try:
         out_port = next(p for p in ports if p.startswith("hsseq:"))
         in_port = next(p for p in ports if p.startswith("HiSynthRack:") and "midi_in" in p)
         subprocess.run(["jack_connect", out_port, in_port], env=env, check=True)
-        wait_for(lambda: any(b[0] == 76 for b in js("frame.roll")), timeout=5, what="MIDI note 76 from JACK in the piano roll")
+        wait_for(lambda: any(b[0] == 76 for b in js("frame.roll")), what="MIDI note 76 from JACK in the piano roll")
         stop(seq)
 
         errors = console_errors(driver)

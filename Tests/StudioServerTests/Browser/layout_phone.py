@@ -178,19 +178,19 @@ with studio_browser(width=1366, height=900) as driver:
             driver.get(f"{url}{path}")
             wait_for(lambda: driver.execute_script(
                 "const c = document.querySelector('[data-testid=connection-state]');"
-                "return document.readyState === 'complete' && (!c || c.textContent === 'connected');"), timeout=30, what=f"{page}: connected")
+                "return document.readyState === 'complete' && (!c || c.textContent === 'connected');"), what=f"{page}: connected")
             wait_for(lambda: driver.execute_script(
-                "const b = document.getElementById('browser-audio'); return b && !b.hidden;"), timeout=30, what=f"{page}: the audio bar")
+                "const b = document.getElementById('browser-audio'); return b && !b.hidden;"), what=f"{page}: the audio bar")
             if not driver.execute_script("return document.querySelector('link[rel=manifest]')?.getAttribute('href') === '/manifest.json'"):
                 problems.append(f"{page}: no link to /manifest.json")
             # The page's instrument made active, so that its controls are all drawn.
             driver.execute_script(
                 "const n = document.getElementById('not-active'); if (n && !n.hidden) document.getElementById('activate').click();")
             wait_for(lambda: driver.execute_script(
-                "const n = document.getElementById('not-active'); return !n || n.hidden;"), timeout=30, what=f"{page}: active")
+                "const n = document.getElementById('not-active'); return !n || n.hidden;"), what=f"{page}: active")
             for index, (state, clicks, root) in enumerate(states):
                 for testid in clicks:
-                    element = wait_for(lambda: (e := by_testid(driver, testid)).is_displayed() and e, timeout=30, what=f"{page}: {testid}")
+                    element = wait_for(lambda: (e := by_testid(driver, testid)).is_displayed() and e, what=f"{page}: {testid}")
                     driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", element)
                     element.click()   # a real click: the games' vibration needs a user gesture
                 settle(driver, loaded=index == 0)

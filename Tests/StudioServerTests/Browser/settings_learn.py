@@ -25,12 +25,11 @@ with studio_browser() as driver:
     learn = by_testid(driver, "learn-hecate.bpm")
     learn.click()
     # The server arms it; the test's pump moves CC 20 twice; the page shows the binding.
-    wait_for(lambda: by_testid(driver, "learn-hecate.bpm").get_attribute("data-binding") == "CC 20 ch 1",
-             timeout=10, what="the tempo bound to CC 20 on channel 1")
+    wait_for(lambda: by_testid(driver, "learn-hecate.bpm").get_attribute("data-binding") == "CC 20 ch 1", what="the tempo bound to CC 20 on channel 1")
     if not by_testid(driver, "learn-clear-hecate.bpm").is_displayed():
         fail("no clear button beside a bound control")
     # Then the controller at its top: 300 BPM on the page (the server moved the control as its slider does).
-    wait_for(lambda: by_testid(driver, "bpm").get_attribute("value") == "300", timeout=10, what="CC 20 = 127 to set 300 BPM")
+    wait_for(lambda: by_testid(driver, "bpm").get_attribute("value") == "300", what="CC 20 = 127 to set 300 BPM")
     os.makedirs(shots, exist_ok=True)
     driver.save_screenshot(os.path.join(shots, "hecate-learn.png"))
 
@@ -44,8 +43,8 @@ with studio_browser() as driver:
     # The hands screen: a learn button beside every synth knob.
     driver.get(f"{base}/hands/")
     # The notice (and its button) shows once the page has the studio's state: Hecate is the one playing.
-    wait_for(lambda: (b := by_testid(driver, "hands-activate")).is_displayed() and b, timeout=10,
-             what="the hands page's notice that another instrument plays", machine_time=True).click()
+    wait_for(lambda: (b := by_testid(driver, "hands-activate")).is_displayed() and b,
+             what="the hands page's notice that another instrument plays").click()
     for name in ["attack", "release", "lfoRate", "toneCutoff", "delayMix", "reverbMix", "gain"]:
         button = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, f'[data-testid="learn-hands.synth.{name}"]'),
                           what=f"the learn button of hands.synth.{name}")[0]
