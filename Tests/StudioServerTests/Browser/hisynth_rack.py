@@ -24,11 +24,10 @@ import time
 import uuid
 
 import mido
-from core_browser import studio_browser, console_errors, by_testid, wait_for, fail
+from core_browser import GENEROUS, studio_browser, console_errors, by_testid, wait_for, fail
 from children import Children, stop
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.support.ui import Select
-from selenium.common.exceptions import TimeoutException
 
 prospero, screenshot, vectors_path, song_path = sys.argv[1:5]
 server = f"hisynth{uuid.uuid4().hex[:8]}"
@@ -219,7 +218,7 @@ try:
                 notes.append((message.note, now_s))
         titles = [s["title"] for s in js("state.songs")]
         Select(by_testid(driver, "hisynth-song-list")).select_by_value(str(titles.index("Tempo Study")))
-        deadline = time.monotonic() + 40   # the dummy JACK server runs slower than real time on a loaded machine
+        deadline = time.monotonic() + GENEROUS   # the dummy JACK server runs slower than real time on a loaded machine
         while not (js("frame.player.playing") and js("frame.player.position") > 2.5):
             if time.monotonic() > deadline:
                 fail(f"the song is not playing 2.5 s in: frame {js('frame.player')}, state song {js('state.song')} playing {js('state.playing')}")
@@ -240,19 +239,13 @@ try:
         if lit < 20:
             fail(f"the roll canvas shows no bars ({lit} px)")
         time.sleep(0.5)
-        for attempt in range(3):
-            try:
-                # The whole page: every panel of the rack.
-                width, height = driver.execute_script("return [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
-                shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
-                    "format": "png", "captureBeyondViewport": True,
-                    "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
-                with open(screenshot, "wb") as f:
-                    f.write(base64.b64decode(shot["data"]))
-                break
-            except TimeoutException:
-                if attempt == 2:
-                    raise
+        # The whole page: every panel of the rack.
+        width, height = driver.execute_script("return [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+        shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
+        with open(screenshot, "wb") as f:
+            f.write(base64.b64decode(shot["data"]))
         by_testid(driver, "hisynth-play").click()
         wait_for(lambda: not js("frame.player.playing"), what="stop")
 
