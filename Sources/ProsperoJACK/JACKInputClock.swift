@@ -55,12 +55,20 @@ public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
         var delay = 0
     }
     private let attachment = Mutex(Attachment())
+    /// Where arrivals and periods are stamped: the system's clocks live, simulated ones in tests.
+    private let clocks: Clocks
 
     /// - Parameter delay: from an event's arrival to its sample in the output. At least one period
     ///   turns the input thread's jitter into a fixed latency; less makes events late (applied at the
     ///   next period's start, counted).
-    public init(delay: Delay = .standard) {
+    public convenience init(delay: Delay = .standard) {
+        self.init(delay: delay, clocks: .system)
+    }
+
+    /// A clock that reads `clocks` instead of the system's (a simulated server's periods and arrivals).
+    package init(delay: Delay, clocks: Clocks) {
         self.delay = delay
+        self.clocks = clocks
     }
 
     /// The delay in frames on a server with `period` frames.
@@ -68,10 +76,15 @@ public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
 
     /// Maps arrivals to `client`'s periods from now on.
     func attach(_ client: JACKClient) {
-        let periods = client.periodClock
-        let rate = Double(client.sampleRate)
-        let delay = delay(forPeriod: client.bufferSize)
-        attachment.withLock { $0 = Attachment(periods: periods, sampleRate: rate, delay: delay) }
+        guard let periods = client.periodClock else { return detach() }
+        attach(periods: periods, sampleRate: Double(client.sampleRate), period: client.bufferSize)
+    }
+
+    /// Maps arrivals to the periods `periods` publishes, `period` frames each at `sampleRate` Hz, from now on
+    /// (a client's own clock, or a simulated server's).
+    package func attach(periods: JACKPeriodClock, sampleRate: Double, period: Int) {
+        let delay = delay(forPeriod: period)
+        attachment.withLock { $0 = Attachment(periods: periods, sampleRate: sampleRate, delay: delay) }
     }
 
     /// Stops using the client (before it closes).
@@ -83,8 +96,8 @@ public final class JACKInputClock: LiveFrameClock, @unchecked Sendable {
         let (periods, rate, delay) = attachment.withLock { ($0.periods, $0.sampleRate, $0.delay) }
         guard let period = periods?.latest() else { return nil }
         // The arrival on the audio thread's clock: as long before its "now" as before MonotonicClock's.
-        let age = MonotonicClock.now() - arrival
-        let now = Double(pj_monotonic_nanoseconds()) * 1e-9
+        let age = clocks.host() - arrival
+        let now = Double(clocks.audio()) * 1e-9
         return InputTiming.dueFrame(arrival: now - age, referenceTime: Double(period.nanoseconds) * 1e-9,
                                     referenceFrame: period.frame, sampleRate: rate, delay: delay)
     }

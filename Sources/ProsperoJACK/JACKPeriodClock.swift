@@ -4,14 +4,16 @@ import Synchronization
 /// (monotonic nanoseconds), written once per period by the process callback and read by the input
 /// thread (``JACKInputClock``). A sequence lock: the writer never waits, the reader retries while a
 /// write is under way; nothing allocates.
-final class JACKPeriodClock: @unchecked Sendable {
+package final class JACKPeriodClock: @unchecked Sendable {
+    package init() {}
+
     private let sequence = Atomic<Int>(0)
     private let frame = Atomic<UInt32>(0)
     private let nanoseconds = Atomic<UInt64>(0)
 
     /// Audio thread: period starting at frame time `frame` began at `nanoseconds`.
     @inline(__always)
-    func publish(frame: UInt32, nanoseconds: UInt64) {
+    package func publish(frame: UInt32, nanoseconds: UInt64) {
         let s = sequence.load(ordering: .relaxed)
         sequence.store(s &+ 1, ordering: .sequentiallyConsistent)
         self.frame.store(frame, ordering: .sequentiallyConsistent)
@@ -20,7 +22,7 @@ final class JACKPeriodClock: @unchecked Sendable {
     }
 
     /// The latest period's start, nil before the first period.
-    func latest() -> (frame: UInt32, nanoseconds: UInt64)? {
+    package func latest() -> (frame: UInt32, nanoseconds: UInt64)? {
         while true {
             let before = sequence.load(ordering: .sequentiallyConsistent)
             if before & 1 != 0 { continue }
