@@ -8,17 +8,16 @@ import Darwin
 #endif
 
 /// `prospero studio …`: replaces this process with `prospero-studio …` (same process id, same signals,
-/// same standard streams), building it first when this `prospero` runs from a package checkout and the
-/// studio executable is missing or older than the sources. Every option is the studio's own:
-/// `prospero studio --help` prints them.
+/// same standard streams): the `prospero-studio` installed beside this executable, never built at run time.
+/// Every option is the studio's own: `prospero studio --help` prints them.
 struct StudioLauncherCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "studio",
         abstract: "The studio: play and see every instrument in a browser (a phone on the LAN becomes a touch surface).",
         discussion: """
             The studio is its own executable, prospero-studio, next to prospero: its web server (HTTP, WebSocket, TLS) is
-            most of the package's build, so `prospero demo` and the live commands never wait for it. From a checkout,
-            the first `prospero studio` builds it (a few minutes); `prospero studio --help` lists its options.
+            most of the package's build, so `prospero demo` and the live commands never wait for it. In a checkout, build
+            it with `swift build -c release --product prospero-studio`; `prospero studio --help` lists its options.
             """,
         // Every argument, --help included, belongs to prospero-studio.
         helpNames: []
@@ -29,7 +28,7 @@ struct StudioLauncherCommand: ParsableCommand {
 
     func run() throws {
         let executable: String
-        do { executable = try StudioExecutable.ready(log: { FileHandle.standardError.write(Data("prospero: \($0)\n".utf8)) }) } catch {
+        do { executable = try StudioExecutable.ready() } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode.failure
         }
