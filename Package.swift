@@ -175,8 +175,12 @@ let package = Package(
         ),
         // Offline CPU benchmarks (speed targets live here, never in unit tests).
         .executableTarget(name: "prospero-bench", dependencies: ["Horatio", "Touchstone", "Ariel", "Enobarbus", "Hecate", "HiSynth", "AllocationCounting"]),
-        // Live JACK session benchmark (scripts/bench-jack): xruns and callback times at small periods.
-        .executableTarget(name: "prospero-jack-bench", dependencies: ["ProsperoJACK"]),
+        // The live figures on real JACK (scripts/bench/live; docs/benchmarks.md): gesture → sound, UDP → audio and MIDI
+        // out, the input delay each period needs, callback times; `--check` against their targets. Live timing
+        // targets live here, never in the tests.
+        .executableTarget(name: "prospero-jack-bench", dependencies: [
+            "ProsperoJACK", "CJACKLoader", "Enobarbus", "Hecate", "LiveHost", "LiveHostPOSIX",
+        ]),
         // Every parser of untrusted bytes as a fuzz target (see "Fuzzing" in CONTRIBUTING.md).
         .target(name: "ProsperoFuzz", dependencies: [
             "Horatio", "Ariel", "Enobarbus", "Hecate", "Prospero", "HiSynth", "Haptics", "Games", "Oberon", "LiveHost", "Studio", "InstrumentSettings", "ProsperoLV2",
@@ -218,7 +222,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HecateTests", dependencies: ["Hecate", "Horatio", "Touchstone", "Ariel", "Enobarbus", "AllocationCounting", "ProsperoTestSupport"]),
-        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "HiSynth", "Touchstone", "AllocationCounting", "LiveHost", "LiveHostPOSIX", "Hecate", "ProsperoTestSupport"]),
+        .testTarget(name: "ProsperoJACKTests", dependencies: ["ProsperoJACK", "CJACKLoader", "Ariel", "Prospero", "Enobarbus", "EnobarbusUDP", "Horatio", "HiSynth", "Touchstone", "AllocationCounting", "LiveHost", "Hecate", "ProsperoTestSupport"]),
         .testTarget(name: "HiSynthTests", dependencies: ["HiSynth", "Ariel", "Touchstone", "ProsperoTestSupport", "AllocationCounting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ProsperoFilesTests", dependencies: ["ProsperoFiles"]),
         .testTarget(name: "HiSynthLibraryTests", dependencies: ["HiSynthLibrary", "HiSynth", "ProsperoTestSupport"]),

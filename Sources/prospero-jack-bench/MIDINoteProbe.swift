@@ -1,7 +1,7 @@
 import CJACKLoader
 import Synchronization
 
-/// A JACK client of the latency tests with one MIDI output: asked to (``request(note:)``), its process
+/// A JACK client of the gesture bench with one MIDI output: asked to (``request(note:)``), its process
 /// callback writes a note-on at the period's first frame and records that frame time, so MIDI in → sound
 /// is measured in JACK frames from the exact frame the note entered the graph. A client of its own (not
 /// `LatencyProbe`), so the graph has no cycle: this → the instrument's `midi_in`, its `out_left` → the probe.
