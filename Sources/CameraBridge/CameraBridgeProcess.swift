@@ -16,37 +16,35 @@ import Darwin
 /// The child never outlives the studio: the script asks Linux to end it with its parent, and ``stop()``
 /// ends it (SIGTERM, SIGKILL after 2 s). Frames pass through pipes only; nothing is written to disk.
 public final class CameraBridgeProcess: StudioCameraBridge, @unchecked Sendable {
-    /// Seconds the next start waits after the n-th death in a row (the last repeats).
-    public static let backoff: [Double] = [0.5, 1, 2, 4, 8]
-    /// A run this long (seconds) resets the backoff.
-    public static let steadyRun = 30.0
     /// Seconds before a missing environment is looked for again.
     public static let unavailableRetry = 5.0
     /// An output line longer than this (bytes) is cut off and reported as malformed.
     static let maximumLine = 256 * 1024
 
     private let locate: @Sendable () throws(CameraBridgeUnavailable) -> CameraBridgeLocator
+    private let clock: @Sendable () -> Double
     private let lock = NSLock()
     private var events: (@Sendable (StudioCameraBridgeEvent) -> Void)?
     private var process: Process?
     private var input: FileHandle?
     private var notBefore = -Double.infinity
-    private var deaths = 0
+    private var backoff = CameraRestartBackoff()
     private var startedAt = 0.0
     private var stopped = false
     /// The last lines the child wrote on stderr (what a death is reported with).
     private var errorLines: [String] = []
 
-    /// - Parameter locate: finds the venv's Python and the script (default: ``CameraBridgeLocator/locate(environment:)``).
+    /// - Parameters:
+    ///   - locate: finds the venv's Python and the script (default: ``CameraBridgeLocator/locate(environment:)``).
+    ///   - clock: seconds, monotonic, that the waits before a start count on (default: the system's uptime).
     public init(locate: @escaping @Sendable () throws(CameraBridgeUnavailable) -> CameraBridgeLocator = { () throws(CameraBridgeUnavailable) in
         try CameraBridgeLocator.locate()
-    }) {
+    }, clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
         self.locate = locate
+        self.clock = clock
         // A write to the pipe of a child that just died must fail with EPIPE, not end the studio.
         signal(SIGPIPE, SIG_IGN)
     }
-
-    static var now: Double { ProcessInfo.processInfo.systemUptime }
 
     public func start(events: @escaping @Sendable (StudioCameraBridgeEvent) -> Void) {
         lock.withLock { self.events = events }
@@ -55,7 +53,7 @@ public final class CameraBridgeProcess: StudioCameraBridge, @unchecked Sendable 
     public func send(id: UInt32, stream: UInt16, model: StudioCameraModel, jpeg: ArraySlice<UInt8>) -> Bool {
         var report: [StudioCameraBridgeEvent] = []
         lock.lock()
-        if !stopped, process == nil, Self.now >= notBefore {
+        if !stopped, process == nil, clock() >= notBefore {
             do throws(CameraBridgeUnavailable) {
                 let tools = try locate()
                 report.append(.starting)
@@ -64,7 +62,7 @@ public final class CameraBridgeProcess: StudioCameraBridge, @unchecked Sendable 
                     report.append(.exited(reason: "could not start \(tools.python): \(error)", restartIn: wait))
                 }
             } catch {
-                notBefore = Self.now + Self.unavailableRetry
+                notBefore = clock() + Self.unavailableRetry
                 report.append(.unavailable(error.message))
             }
         }
@@ -89,10 +87,9 @@ public final class CameraBridgeProcess: StudioCameraBridge, @unchecked Sendable 
 
     /// The wait before the next start after a death (under the lock).
     private func nextWait() -> Double {
-        if Self.now - startedAt >= Self.steadyRun { deaths = 0 }
-        let wait = Self.backoff[min(deaths, Self.backoff.count - 1)]
-        deaths += 1
-        notBefore = Self.now + wait
+        let now = clock()
+        let wait = backoff.wait(startedAt: startedAt, diedAt: now)
+        notBefore = now + wait
         return wait
     }
 
@@ -120,7 +117,7 @@ public final class CameraBridgeProcess: StudioCameraBridge, @unchecked Sendable 
         try child.run()
         process = child
         input = stdin.fileHandleForWriting
-        startedAt = Self.now
+        startedAt = clock()
         readLines(stdout.fileHandleForReading) { [weak self] line in
             guard let self else { return }
             let emit = self.lock.withLock { self.process === child ? self.events : nil }

@@ -35,7 +35,7 @@ public final class CameraDeviceProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var process: Process?
     private var stopped = false
-    private var deaths = 0
+    private var backoff = CameraRestartBackoff()
     private var startedAt = 0.0
     private var errorLines: [String] = []
     private var frames: (@Sendable ([UInt8], Int, Int) -> Void)?
@@ -172,10 +172,7 @@ public final class CameraDeviceProcess: @unchecked Sendable {
             guard process === child else { return nil }
             process = nil
             guard !stopped else { return nil }
-            if ProcessInfo.processInfo.systemUptime - startedAt >= CameraBridgeProcess.steadyRun { deaths = 0 }
-            let wait = CameraBridgeProcess.backoff[min(deaths, CameraBridgeProcess.backoff.count - 1)]
-            deaths += 1
-            return wait
+            return backoff.wait(startedAt: startedAt, diedAt: ProcessInfo.processInfo.systemUptime)
         }
         guard let wait else { return }
         let status = child.terminationReason == .uncaughtSignal ? "signal \(child.terminationStatus)" : "exit status \(child.terminationStatus)"

@@ -7,16 +7,18 @@ import Synchronization
 import Testing
 
 /// The studio's long-lived bridge process (`CameraBridgeProcess`): the real script on frames from a pipe, and
-/// its lifecycle with a child that dies (restarts after 0.5 s, then 1 s, reported with the child's last words)
-/// or an environment that is missing (reported as unavailable, naming scripts/camera-setup).
-@Suite("camera bridge process", .serialized, .ownThread)
+/// its lifecycle with a child that dies (restarts after 0.5 s, then 1 s, reported with the child's last words; the
+/// waits on a clock the test moves) or an environment that is missing (reported as unavailable, naming
+/// scripts/camera-setup). Waits for the real script are bounds for a busy machine (MediaPipe loads its models on the
+/// first frame), not figures.
+@Suite("camera bridge process", .serialized, .ownThread, .oneAtATime())
 struct CameraBridgeProcessTests {
     final class Events: @unchecked Sendable {
         let list = Mutex<[StudioCameraBridgeEvent]>([])
         var record: @Sendable (StudioCameraBridgeEvent) -> Void { { e in self.list.withLock { $0.append(e) } } }
         var all: [StudioCameraBridgeEvent] { list.withLock { $0 } }
         var lines: [StudioCameraBridgeLine] { all.compactMap { if case .line(let l) = $0 { try? StudioCameraBridgeLine.parse(l) } else { nil } } }
-        /// Waits up to `timeout` seconds for `condition`.
+        /// Waits up to `timeout` seconds (a bound for a busy machine) for `condition`.
         func wait(_ timeout: Double, _ condition: ([StudioCameraBridgeEvent]) -> Bool) -> Bool {
             let end = Date().addingTimeInterval(timeout)
             while Date() < end {
@@ -25,6 +27,25 @@ struct CameraBridgeProcessTests {
             }
             return condition(all)
         }
+    }
+
+    /// Seconds the test sets: the bridge's waits before a start count on it.
+    final class TestClock: @unchecked Sendable {
+        private let seconds = Mutex(100.0)
+        func set(_ t: Double) { seconds.withLock { $0 = t } }
+        var now: Double { seconds.withLock { $0 } }
+    }
+
+    @Test("the waits before a start: 0.5, 1, 2, 4, then 8 s after deaths in a row; back to 0.5 s after a run of 30 s")
+    func backoff() {
+        var backoff = CameraRestartBackoff()
+        // Children that die at once, again and again.
+        let waits = (0..<7).map { _ in backoff.wait(startedAt: 10, diedAt: 10.2) }
+        #expect(waits == [0.5, 1, 2, 4, 8, 8, 8])
+        // A run just short of 30 s keeps the row; one of 30 s ends it.
+        #expect(backoff.wait(startedAt: 100, diedAt: 129.9) == 8)
+        #expect(backoff.wait(startedAt: 200, diedAt: 230) == 0.5)
+        #expect(backoff.wait(startedAt: 231, diedAt: 231) == 1)
     }
 
     @Test func theScriptTracksJPEGFramesFromThePipe() throws {
@@ -46,11 +67,11 @@ struct CameraBridgeProcessTests {
         bridge.start(events: events.record)
         for id: UInt32 in 1...6 {
             #expect(bridge.send(id: id, stream: 3, model: .face, jpeg: jpeg[...]))
-            #expect(events.wait(30) { _ in events.lines.contains { if case .frame(let r) = $0 { r.id == id } else { false } } }, "no answer to frame \(id)")
+            #expect(events.wait(120) { _ in events.lines.contains { if case .frame(let r) = $0 { r.id == id } else { false } } }, "no answer to frame \(id)")
         }
         #expect(bridge.send(id: 7, stream: 3, model: .face, jpeg: [0x01, 0x02][...]))
         #expect(bridge.send(id: 8, stream: 3, model: .face, jpeg: [][...]))
-        #expect(events.wait(10) { _ in events.lines.count >= 9 })
+        #expect(events.wait(120) { _ in events.lines.count >= 9 })
         let lines = events.lines
         guard case .ready(let contours)? = lines.first else { Issue.record("no ready line first: \(lines)"); return }
         #expect(contours.count > 100)
@@ -86,7 +107,7 @@ struct CameraBridgeProcessTests {
         bridge.start(events: events.record)
         for id: UInt32 in 1...4 {
             #expect(bridge.send(id: id, stream: 5, model: id == 4 ? .face : .hands, jpeg: jpeg[...]))
-            #expect(events.wait(30) { _ in events.lines.contains { if case .frame(let r) = $0 { r.id == id } else { false } } }, "no answer to frame \(id)")
+            #expect(events.wait(120) { _ in events.lines.contains { if case .frame(let r) = $0 { r.id == id } else { false } } }, "no answer to frame \(id)")
         }
         let results = events.lines.compactMap { if case .frame(let r) = $0 { r } else { nil } }
         #expect(results.map(\.id) == [1, 2, 3, 4])
@@ -115,21 +136,28 @@ struct CameraBridgeProcessTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let tools = try Self.dyingTools(dir, saying: "prospero camera: something broke")
-        let bridge = CameraBridgeProcess(locate: { tools })
+        let clock = TestClock()
+        let bridge = CameraBridgeProcess(locate: { tools }, clock: { clock.now })
         defer { bridge.stop() }
         let events = Events()
         bridge.start(events: events.record)
+        let exited = { (wait: Double) in StudioCameraBridgeEvent.exited(reason: "exit status 3: prospero camera: something broke", restartIn: wait) }
+        let starts = { events.all.filter { $0 == .starting }.count }
+        // Started at 100 s, dead at once: the next start waits 0.5 s.
         _ = bridge.send(id: 1, stream: 1, model: .face, jpeg: [0xFF, 0xD8][...])
-        #expect(events.wait(10) { $0.contains { if case .exited = $0 { true } else { false } } })
+        #expect(events.wait(60) { $0.contains(exited(0.5)) }, "\(events.all)")
         #expect(events.all.first == .starting)
-        #expect(events.all.contains(.exited(reason: "exit status 3: prospero camera: something broke", restartIn: 0.5)), "\(events.all)")
-        // Within the backoff nothing starts; after it, the next frame starts the bridge again, and the wait doubles.
+        // Within the wait no frame starts it; at its end the next frame does, and the wait doubles.
+        clock.set(100.49)
         #expect(!bridge.send(id: 2, stream: 1, model: .face, jpeg: [0xFF, 0xD8][...]))
-        #expect(events.all.filter { $0 == .starting }.count == 1)
-        usleep(600_000)
+        #expect(starts() == 1)
+        clock.set(100.5)
         _ = bridge.send(id: 3, stream: 1, model: .face, jpeg: [0xFF, 0xD8][...])
-        #expect(events.wait(10) { $0.contains(.exited(reason: "exit status 3: prospero camera: something broke", restartIn: 1)) }, "\(events.all)")
-        #expect(events.all.filter { $0 == .starting }.count == 2)
+        #expect(events.wait(60) { $0.contains(exited(1)) }, "\(events.all)")
+        #expect(starts() == 2)
+        clock.set(101.49)
+        #expect(!bridge.send(id: 4, stream: 1, model: .face, jpeg: [0xFF, 0xD8][...]))
+        #expect(starts() == 2)
     }
 
     @Test func noEnvironmentIsUnavailableAndNamesTheSetup() throws {
@@ -151,6 +179,6 @@ struct CameraBridgeProcessTests {
         let more = Events()
         broken.start(events: more.record)
         _ = broken.send(id: 1, stream: 1, model: .face, jpeg: [0xFF, 0xD8][...])
-        #expect(more.wait(10) { $0.contains { if case .unavailable(let m) = $0 { m.contains("scripts/camera-setup") } else { false } } }, "\(more.all)")
+        #expect(more.wait(60) { $0.contains { if case .unavailable(let m) = $0 { m.contains("scripts/camera-setup") } else { false } } }, "\(more.all)")
     }
 }

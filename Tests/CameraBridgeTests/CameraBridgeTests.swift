@@ -10,7 +10,7 @@ import Glibc
 /// `prospero camera` as a user runs it, and its face geometry, through the peers it needs:
 /// python3 for the geometry tests; the camera venv (scripts/camera-setup --test: mediapipe 0.10.21,
 /// OpenCV, and scikit-image 0.24.0 for its astronaut photograph) for the bridge on images.
-@Suite("prospero camera", .serialized, .ownThread)
+@Suite("prospero camera", .serialized, .ownThread, .oneAtATime())
 struct CameraBridgeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -220,13 +220,18 @@ struct CameraBridgeTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let photo = try #require(Self.astronaut)
         let take = dir.appendingPathComponent("osc.jsonl").path
-        // The recorder listens on an ephemeral port, named in its banner.
-        let (recorder, banner, out) = try CLIProcess.startWithBanner(try #require(Self.binary), ["osc", "record", take, "--port", "0", "--duration", "60"])
+        // The recorder listens on an ephemeral port, named in its banner, until it is stopped.
+        let (recorder, banner, out) = try CLIProcess.startWithBanner(try #require(Self.binary), ["osc", "record", take, "--port", "0"])
         defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
         let port = try #require(CLIProcess.loopbackPort(in: banner), "\(banner)")
         let sent = try Self.camera(["--face", "--image", photo, "--once", "--port", "\(port)"])
         #expect(sent.status == 0, "\(sent.err)")
-        usleep(500_000)  // the recorder writes its lines a quarter of a second at a time
+        // The recorder writes its lines a quarter of a second at a time: stopped once the face is in the file.
+        let recordedFaces = { () -> [FaceFrame] in
+            let recording = try? RecordingReader.parse(Array((try? Data(contentsOf: URL(fileURLWithPath: take))) ?? Data()))
+            return recording?.frames.compactMap { if case .face(let f) = $0 { f } else { nil } } ?? []
+        }
+        try Eventually.holds("a face in the recording") { !recordedFaces().isEmpty }
         kill(recorder.processIdentifier, SIGTERM)
         _ = out.fileHandleForReading.readDataToEndOfFile()
         recorder.waitUntilExit()
@@ -261,14 +266,13 @@ struct CameraBridgeTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let pid = process.processIdentifier
-        // Wait (up to 20 s) for the Python child to appear.
         var child: Int32?
-        for _ in 0..<200 where child == nil {
+        try Eventually.holds("the Python child of prospero camera") {
             let list = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
             child = list.split(separator: " ").first.flatMap { Int32($0) }
-            if child == nil { usleep(100_000) }
+            return child != nil
         }
-        let childPID = try #require(child, "no child process appeared")
+        let childPID = try #require(child)
         usleep(1_500_000)  // let it start tracking
         kill(pid, SIGTERM)
         process.waitUntilExit()
