@@ -191,13 +191,12 @@ struct PolySynthRobustnessTests {
         s.delay.enabled = true
         s.fuzz.enabled = true
         let options = OfflineRenderOptions(sampleRate: 48_000, blockSize: 256, format: .pcm24, tailSeconds: 2)
-        let start = ContinuousClock.now
+        // Its speed is prospero-bench's figure, not this test's.
         let first = try PolySynthSongRender.render(midiFile: bytes, settings: s, options: options)
-        let seconds = (ContinuousClock.now - start) / .seconds(1)
         let second = try PolySynthSongRender.render(midiFile: bytes, settings: s, options: options)
         #expect(first.wav == second.wav)
         #expect(first.summary == second.summary)
-        print("song: \(first.summary); rendered in \(seconds) s (\(first.summary.duration / seconds)× real time)")
+        print("song: \(first.summary)")
         #expect(first.summary.notes == 64)
         #expect(first.summary.tracks == 4)
         #expect(first.summary.peakDecibels <= -1 + 1e-4)

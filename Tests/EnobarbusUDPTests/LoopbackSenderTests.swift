@@ -8,11 +8,11 @@ import ProsperoTestSupport
 import Testing
 
 /// Collects packets from a receiver until `count` arrived, or until `grace` seconds after `sender` finished (every
-/// packet sent: what has not arrived by then was lost), or `timeout` seconds without a sender. Waiting on the
-/// sender rather than the clock: its processes start one after another on a machine the whole suite keeps busy,
-/// and five of them took over 30 s there.
-func collect(_ receiver: OSCUDPReceiver, count: Int, timeout: Double = 30, after sender: Task<Void, any Error>? = nil,
-             grace: Double = 5) async -> [ReceivedOSCPacket] {
+/// packet sent: what has not arrived by then was lost), or `timeout` seconds without a sender: bounds for a busy
+/// machine, not figures. Waiting on the sender rather than the clock: its processes start one after another on a
+/// machine the whole suite keeps busy, and five of them took over 30 s there.
+func collect(_ receiver: OSCUDPReceiver, count: Int, timeout: Double = Eventually.bound, after sender: Task<Void, any Error>? = nil,
+             grace: Double = Eventually.bound / 2) async -> [ReceivedOSCPacket] {
     await withTaskGroup(of: [ReceivedOSCPacket]?.self) { group in
         group.addTask {
             var out: [ReceivedOSCPacket] = []

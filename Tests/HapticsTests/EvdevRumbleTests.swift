@@ -32,15 +32,12 @@ import Testing
         let sys = String(decoding: sysname.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // The event node appears once udev (or devtmpfs) has made it.
         var path: String?
-        for _ in 0..<100 {
+        try Eventually.holds("the event node of \(sys)") {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/input/\(sys)")) ?? []
-            if let event = entries.first(where: { $0.hasPrefix("event") }), FileManager.default.fileExists(atPath: "/dev/input/\(event)") {
-                path = "/dev/input/\(event)"
-                break
-            }
-            usleep(10_000)
+            path = entries.first { $0.hasPrefix("event") }.map { "/dev/input/\($0)" }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+            return path != nil
         }
-        let eventPath = try #require(path, "no event node for \(sys)")
+        let eventPath = try #require(path)
         // The uinput owner must answer uploads while the player waits for them: a second thread serves.
         let stop = Atomic<Bool>(false)
         let counts = Mutex((uploads: Int32(0), plays: Int32(0), strongest: Int32(0)))
@@ -58,7 +55,8 @@ import Testing
         #expect(player.name == "Prospero test rumble")
         let warnings = try player.play(HapticManager.heavy())
         #expect(warnings.contains(.sharpnessApproximated))
-        usleep(20_000)
+        // Each upload was answered before play went on, and each play event is queued on the uinput device when
+        // written: the server's last pass after the stop reads them all.
         stop.store(true, ordering: .releasing)
         while !server.isFinished { usleep(1_000) }
         let (uploads, plays, strongest) = counts.withLock { $0 }

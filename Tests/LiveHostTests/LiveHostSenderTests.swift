@@ -101,14 +101,7 @@ final class ManualClock: @unchecked Sendable {
         thread.start()
         defer { stop.request(.requested) }
         func waitFor(_ condition: () -> Bool) throws {
-            let deadline = ContinuousClock.now + .seconds(10)
-            while !condition() {
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("timed out; status \(host.status), sent \(sink.sent.withLock { $0.count })")
-                    throw CancellationError()
-                }
-                usleep(2_000)
-            }
+            try Eventually.holds("status \(host.status), sent \(sink.sent.withLock { $0.count })", condition)
         }
         /// Moves the clock and waits for a loop pass at that time (its status snapshot).
         func move(to t: Double) throws {

@@ -54,17 +54,30 @@ final class ScriptedSource: DatagramSource, @unchecked Sendable {
         let source = ScriptedSource()
         let instrument = RecordingInstrument()
         let stop = LiveStop()
-        let host = LiveHost(source: source, instrument: instrument, stop: stop)
+        let clock = ManualClock()
+        clock.set(1)
+        // A status at every pass of the loop, so that a pass at a time the test set can be waited for.
+        let host = LiveHost(source: source, instrument: instrument, stop: stop, options: LiveHostOptions(statusInterval: 1e-6),
+                            clock: { clock.now })
         try host.start()
         let result = HostRun(host)
-        let arrival = MonotonicClock.now()
+        let arrival = 1.0
         source.send(Self.touch(0, x: 0.25, y: 0.5), from: "127.0.0.1", at: arrival)
         source.send([1, 2, 3], from: "127.0.0.1", at: arrival)  // not OSC
         source.send(Self.touch(1, x: 0.75, y: 0.5), from: "192.168.1.9", at: arrival)  // outside the default loopback list
-        // The lone touch's sender frame closes after the assembler's quiet interval, flushed by the host's loop.
-        try waitFor { instrument.frames.withLock { $0.count } >= 1 && host.status.malformed == 1 }
+        try Eventually.holds("the datagrams handled: \(host.status)") { host.status.packets == 1 && host.status.malformed == 1 }
+        /// Moves the host's clock to `t` and waits for a pass of its loop at that time (its status snapshot).
+        func move(to t: Double) throws {
+            clock.set(t)
+            try Eventually.holds("a pass of the loop at \(t): \(host.status)") { host.status.elapsed == t - 1 }
+        }
+        // The lone touch's sender frame closes once the assembler's quiet interval (5 ms) has passed on the host's clock.
+        try move(to: 1.004)
+        #expect(instrument.frames.withLock { $0.isEmpty }, "closed before its quiet interval")
+        try move(to: 1.005)
+        #expect(instrument.frames.withLock { $0.count } == 1)
         stop.request(.requested)
-        try waitFor { result.status != nil }
+        try Eventually.holds("the host's end") { result.status != nil }
         let status = try #require(result.status)
         let frames = instrument.frames.withLock { $0 }
         #expect(frames.count == 1)
@@ -93,9 +106,9 @@ final class ScriptedSource: DatagramSource, @unchecked Sendable {
         let insider = try UDPTestSender(from: "127.0.0.1")
         for _ in 0..<3 { outsider.send(Self.touch(1, x: 0.9, y: 0.9), port: source.boundPort) }
         insider.send(Self.touch(0, x: 0.25, y: 0.5), port: source.boundPort)
-        try waitFor { host.status.refused == 3 && host.status.packets == 1 }
+        try Eventually.holds("three refused, one played: \(host.status)") { host.status.refused == 3 && host.status.packets == 1 }
         stop.request(.requested)
-        try waitFor { result.status != nil }
+        try Eventually.holds("the host's end") { result.status != nil }
         let status = try #require(result.status)
         #expect(status.refused == 3)
         #expect(status.lastRefusedSender?.hasPrefix("127.0.0.2:") == true)
@@ -130,13 +143,5 @@ final class ScriptedSource: DatagramSource, @unchecked Sendable {
         #expect(status.dropped == 12)
         #expect(status.packets == 8)
         #expect(instrument.frames.withLock { $0.map(\.0.timestamp) } == (12..<20).map(Double.init))
-    }
-
-    func waitFor(_ condition: () -> Bool) throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            usleep(2_000)
-        }
     }
 }

@@ -9,7 +9,7 @@ import Testing
 /// Browser audio over a real WebSocket: the render thread's blocks reach a client subscribed to `audio`
 /// as contiguous 0x10 frames at the sample rate; a client not subscribed gets none; the page's report
 /// steers the render rate within ±0.05 % and shows on the status.
-@Suite("Studio browser audio server", .serialized)
+@Suite("Studio browser audio server", .serialized, .ownThread)
 struct StudioBrowserAudioServerTests {
     @Test("a client subscribed to audio receives contiguous PCM frames at the render rate")
     func stream() throws {
@@ -26,39 +26,34 @@ struct StudioBrowserAudioServerTests {
         var sequences: [UInt32] = []
         var frames = 0
         var last = 0.0
-        var sinceFirstBlock: MachineStopwatch?
         while sequences.count < 300, let frame = listener.readFrame() {
             guard frame.opcode == 2, frame.payload.first == 0x10 else { continue }
             let pcm = try StudioPCMFrame.decode(frame.payload)
             #expect(pcm.sampleRate == 48_000)
             #expect(pcm.frameCount == StudioBrowserDriver.defaultBlockFrames)
-            let t = MonotonicClock.now()
-            if sinceFirstBlock == nil { sinceFirstBlock = MachineStopwatch() }
             frames += pcm.frameCount
-            last = t
+            last = MonotonicClock.now()
             sequences.append(pcm.sequence)
         }
         #expect(sequences.count == 300)
         // Contiguous: every block once, in order.
         #expect(zip(sequences, sequences.dropFirst()).allSatisfy { $1 == $0 &+ 1 })
-        // 300 blocks paced by the render clock: about 48 000 frames a second. It may never run ahead of real
-        // time: counted from before the subscription, so that first blocks a loaded machine delivered late and
-        // then in a burst cannot look fast. Nor fall far behind: counted from the first block's arrival, so that
-        // a slow connection on a loaded machine cannot look slow (the lower bound is loose: late delivery), and in
-        // the machine's time: the seconds in which some task waited for a CPU are taken off, at most three
-        // quarters of the wall time (28 644 frames/s of wall time beside the other test processes).
-        let sinceSubscription = Double(frames) / (last - subscribed)
-        let time = sinceFirstBlock?.read() ?? (elapsed: 0, stalled: 0, machine: 0)
-        let sinceFirst = Double(frames - StudioBrowserDriver.defaultBlockFrames) / time.machine
-        #expect(sinceSubscription < 52_000, "\(sinceSubscription) frames/s since the subscription")
-        #expect(sinceFirst > 30_000, "\(sinceFirst) frames/s of the machine's time since the first block (\(time.elapsed) s, \(time.stalled) s of them stalled)")
+        // Paced by the render clock (its schedule on given times: StudioRenderClockTests), the stream never runs
+        // ahead of real time: counted from before the subscription, the blocks sent are at most those due since, plus
+        // the lag the clock catches up (a later block restarts its schedule) and a group (6 blocks) rendered ahead of
+        // time, at the fastest steered rate. A busy machine only delays blocks, so this holds however loaded it is;
+        // how close to 48 000 frames a second the stream keeps is the load bench's figure (scripts/studio-load).
+        let clock = StudioRenderClock(sampleRate: 48_000, blockFrames: StudioBrowserDriver.defaultBlockFrames, start: 0)
+        let due = 48_000 * 1.0005 * (last - subscribed + clock.maximumLag)
+            + Double((StudioBrowserDriver.defaultBlocksPerWake + 1) * StudioBrowserDriver.defaultBlockFrames)
+        #expect(Double(frames) <= due, "\(frames) frames in \(last - subscribed) s since the subscription")
 
         // The page's report steers; it shows on the status (latency = one block + the page's latency).
         listener.sendText(#"{"type":"audio","fill":40,"target":30,"latency":42,"dropouts":1}"#)
         var status = driver.status(at: MonotonicClock.now())
-        for _ in 0..<100 where status.listeners != 1 || status.latencyMs < 40 {
-            Thread.sleep(forTimeInterval: 0.02)
+        try Eventually.holds("the page's report on the status: \(status)") {
             status = driver.status(at: MonotonicClock.now())
+            return status.listeners == 1 && status.latencyMs >= 40
         }
         #expect(status.backend == .browser)
         #expect(status.listeners == 1)

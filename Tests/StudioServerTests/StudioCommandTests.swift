@@ -4,7 +4,7 @@ import ProsperoTestSupport
 import Testing
 
 /// `prospero studio` as a user runs it: it prints its URL, serves, and stops cleanly on SIGINT/SIGTERM.
-@Suite("prospero studio", .serialized)
+@Suite("prospero studio", .serialized, .ownThread)
 struct StudioCommandTests {
     /// Starts `prospero studio` with `arguments`; returns the process, its output file and the URL it printed.
     /// `environment` replaces the inherited one when given (the inherited one without a chosen token otherwise).
@@ -21,14 +21,13 @@ struct StudioCommandTests {
         process.standardError = handle
         try process.run()
         try handle.close()
-        for _ in 0..<400 {
+        var url: String?
+        try? Eventually.holds("the URL", poll: 0.05) {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("studio: http") }) {
-                return (process, log, String(line.dropFirst("studio: ".count)))
-            }
-            if !process.isRunning { break }
-            usleep(50_000)
+            url = text.split(separator: "\n").first { $0.hasPrefix("studio: http") }.map { String($0.dropFirst("studio: ".count)) }
+            return url != nil || !process.isRunning
         }
+        if let url { return (process, log, url) }
         kill(process.processIdentifier, SIGKILL)
         throw RawClient.Failure("prospero studio printed no URL: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
@@ -53,18 +52,14 @@ struct StudioCommandTests {
         #expect(page.status == 200)
         let socket = try RawClient(port: port)
         #expect(try socket.upgrade(host: "127.0.0.1:\(port)", origin: "http://127.0.0.1:\(port)").status == 101)
-        let sent = Date()
         kill(process.processIdentifier, signal)
-        while process.isRunning && Date().timeIntervalSince(sent) < 5 { usleep(5_000) }
-        let elapsed = Date().timeIntervalSince(sent)
-        #expect(!process.isRunning, "still running 5 s after the signal")
+        try Eventually.holds("the studio's stop after signal \(signal)") { !process.isRunning }
         #expect(process.terminationStatus == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         // The socket was closed by the server (end of stream, not a timeout).
         #expect(socket.readFrame() == nil)
         #expect(throws: (any Error).self) { try RawClient(port: port).request("/", headers: [("Host", "127.0.0.1:\(port)")]) }
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(output.contains(signal == SIGINT ? "SIGINT" : "SIGTERM"), "\(output)")
-        print("prospero studio stopped \(elapsed * 1000) ms after signal \(signal)")
     }
 
     @Test("off loopback it makes a token, prints it in the URL and a QR code; bad options are refused")

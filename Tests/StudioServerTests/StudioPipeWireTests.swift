@@ -6,7 +6,7 @@ import Testing
 /// `pw-jack prospero studio --audio jack` against a private PipeWire (``PipeWireTestSession``): the studio's
 /// JACK client plays through PipeWire-JACK into the null sink; a page's `set` turns the test tone on, and
 /// the sink's monitor carries it at the set pitch and level; SIGINT ends the studio with exit 0.
-@Suite("Studio on PipeWire", .serialized)
+@Suite("Studio on PipeWire", .serialized, .ownThread)
 struct StudioPipeWireTests {
     static var runnable: Bool {
         TestPeers.enabled(PipeWireTestSession.available && TestPeers.executable("jack_rec") != nil && TestPeers.prospero != nil)
@@ -22,17 +22,14 @@ struct StudioPipeWireTests {
                                                         "--client-name", "PWStudio"])
         defer { PipeWireTestSession.stop(studio.process, signal: SIGKILL) }
         func log() -> String { (try? String(contentsOf: studio.log, encoding: .utf8)) ?? "" }
-        var url: String?
-        for _ in 0..<400 where url == nil && studio.process.isRunning {
-            url = log().split(separator: "\n").first { $0.hasPrefix("studio: http") }.map { String($0.dropFirst("studio: ".count)) }
-            if url == nil { usleep(50_000) }
+        // The banner's last lines follow the URL after the camera bridge is located, so the wait is for the
+        // instruments line.
+        try Eventually.holds("pw-jack prospero studio's banner: \(log())", poll: 0.05) {
+            log().contains("studio: instruments:") || !studio.process.isRunning
         }
-        let found = try #require(url, "pw-jack prospero studio printed no URL: \(log())")
+        let found = try #require(log().split(separator: "\n").first { $0.hasPrefix("studio: http") }.map { String($0.dropFirst("studio: ".count)) },
+                                 "pw-jack prospero studio printed no URL: \(log())")
         let port = Int(found.split(separator: ":").last!.prefix { $0.isNumber })!
-        // The banner's last lines follow the URL after the camera bridge is located (a busy machine once read the
-        // log between them), so the wait is for the instruments line.
-        let banner = MachineDeadline(seconds: 10)
-        while !log().contains("studio: instruments:") && studio.process.isRunning && !banner.expired { usleep(20_000) }
         #expect(log().contains("audio: jack"), "\(log())")
 
         let socket = try RawClient(port: port)
@@ -43,38 +40,27 @@ struct StudioPipeWireTests {
         for set in [#""tone.frequency","value":440"#, #""tone.level","value":-12"#, #""tone.on","value":true"#] {
             socket.sendText(#"{"type":"set","path":\#(set)}"#)
         }
-        // The studio connects its outputs to the sink as it starts; a busy machine can hold that back (a fixed
-        // 0.3 s wait once found them unconnected), so the wait is for the connection, in the machine's time.
+        // The studio connects its outputs to the sink as it starts; a busy machine can hold that back, so the wait is
+        // for the connection.
         let connected = "PWStudio:out_left\n   \(pipewire.sink.playback[0])"
         var connections = ""
-        let connecting = MachineDeadline(seconds: 5)
-        repeat {
-            connections = try pipewire.run("jack_lsp", ["-c"], timeout: 10).output
-            if connections.contains(connected) { break }
-            usleep(100_000)
-        } while !connecting.expired
-        #expect(connections.contains(connected), "\(connections)")
-
-        // On a busy machine PipeWire can miss cycles and write silence into the monitor: the tone is measured on a
-        // stretch of at least 0.25 s without such a dropout (the longest in a recording), recorded again up to six
-        // times until one has it.
-        var measured: (left: [Float], range: Range<Int>, rate: Double)?
-        var stretches: [Int] = []
-        for _ in 0..<6 where measured == nil {
-            let audio = try pipewire.record(seconds: 2)
-            let left = audio.channels[0]
-            let clean = SignalMeasure.longestUnbroken(left, from: 4_800)
-            let inner = (clean.lowerBound + 480)..<max(clean.lowerBound + 480, clean.upperBound - 480)
-            stretches.append(clean.count)
-            if Double(inner.count) >= 0.25 * Double(audio.sampleRate) { measured = (left, inner, Double(audio.sampleRate)) }
+        try Eventually.holds("the studio's output connected to the sink: \(connections)", poll: 0.1) {
+            connections = (try? pipewire.run("jack_lsp", ["-c"]).output) ?? ""
+            return connections.contains(connected)
         }
 
-        kill(studio.process.processIdentifier, SIGINT)
-        let deadline = Date().addingTimeInterval(5)
-        while studio.process.isRunning && Date() < deadline { usleep(5_000) }
-        #expect(!studio.process.isRunning && studio.process.terminationStatus == 0, "\(log())")
+        // On a busy machine PipeWire can miss cycles and write silence into the monitor: the tone is measured on the
+        // longest stretch of one 4 s take without such a dropout, at least 0.1 s of it (44 cycles of 440 Hz).
+        let audio = try pipewire.record(seconds: 4)
+        let left = audio.channels[0], rate = Double(audio.sampleRate)
+        let clean = SignalMeasure.longestUnbroken(left, from: 4_800)
+        let middle = (clean.lowerBound + 480)..<max(clean.lowerBound + 480, clean.upperBound - 480)
 
-        let (left, middle, rate) = try #require(measured, "no 0.25 s without a dropout in six recordings (longest, in samples: \(stretches))")
+        kill(studio.process.processIdentifier, SIGINT)
+        try Eventually.holds("the studio's stop after SIGINT") { !studio.process.isRunning }
+        #expect(studio.process.terminationStatus == 0, "\(log())")
+
+        try #require(Double(middle.count) >= 0.1 * rate, "no 0.1 s without a dropout in the take (longest: \(clean.count) samples)")
         let amplitude = SignalMeasure.toneAmplitude(left, at: 440, in: middle, sampleRate: rate)
         let level = 20 * log10(amplitude)
         #expect(abs(level - -12) < 0.5, "440 Hz at \(level) dBFS at the sink's monitor (set −12), over \(middle.count) samples")

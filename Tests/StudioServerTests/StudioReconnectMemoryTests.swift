@@ -7,7 +7,7 @@ import Testing
 /// server's memory where it was. `scripts/soak studio` found each WebSocket connection's request context kept
 /// for good (a retain cycle between the context and hummingbird-websocket's handler reference, about 1.5 KB a
 /// connection, never returned); ``StudioWebSocketSlot`` breaks it when the socket ends.
-@Suite("Studio reconnections", .serialized)
+@Suite("Studio reconnections", .serialized, .ownThread)
 struct StudioReconnectMemoryTests {
     static let connections = 1_000
     /// Resident growth allowed over the second ``connections`` reconnections: 512 bytes each, a third of what the
@@ -19,6 +19,12 @@ struct StudioReconnectMemoryTests {
 
     /// One page's visit: the upgrade, `hello` resuming `id` (nil: a new client), the `welcome`, then the socket
     /// dropped without a close (as a phone that sleeps). Returns the client id.
+    /// The sockets `pid` holds open (its listeners and connections).
+    static func openSockets(of pid: Int32) -> Int {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)"))?.hasPrefix("socket:") == true }.count
+    }
+
     static func visit(port: Int, resuming id: String?) throws -> String {
         let socket = try RawClient(port: port)
         let response = try socket.upgrade(host: "127.0.0.1:\(port)", origin: "http://127.0.0.1:\(port)")
@@ -41,8 +47,12 @@ struct StudioReconnectMemoryTests {
         for k in 0..<Self.connections { ids[k % 8] = try Self.visit(port: port, resuming: ids[k % 8]) }
         sleep(Self.pingPeriod)
         let before = try #require(StudioLoadTests.usage(of: process.processIdentifier))
+        let sockets = Self.openSockets(of: process.processIdentifier)
         for k in 0..<Self.connections { ids[k % 8] = try Self.visit(port: port, resuming: ids[k % 8]) }
-        usleep(500_000)
+        // Measured once the server has closed every socket of the visits (a busy machine holds it back).
+        try Eventually.holds("the server's sockets closed: \(Self.openSockets(of: process.processIdentifier)) open, \(sockets) before") {
+            Self.openSockets(of: process.processIdentifier) <= sockets
+        }
         let after = try #require(StudioLoadTests.usage(of: process.processIdentifier))
         print(String(format: "studio reconnections: %d more connections, RSS %.2f → %.2f MB (%+.0f bytes each)", Self.connections,
                      Double(before.rss) / 1_048_576, Double(after.rss) / 1_048_576, Double(after.rss - before.rss) / Double(Self.connections)))

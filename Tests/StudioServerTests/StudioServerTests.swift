@@ -101,11 +101,11 @@ struct StudioServerTests {
         a.sendFrame([UInt8](repeating: 0x20, count: 70_000))
         #expect(a.readJSON(until: { $0["type"] as? String == "error" })?["code"] as? String == "too_large")
         #expect(studio.session.statistics.malformed == 4)
-        // A frame over the WebSocket layer's limit (128 KiB) closes the socket at once.
+        // A frame over the WebSocket layer's limit (128 KiB) closes the socket: the reads meet the end of the stream
+        // (a read timeout far beyond a busy machine's delays would say it stayed open).
         a.sendFrame([UInt8](repeating: 0x20, count: 200_000))
-        let closing = Date()
         while a.readFrame() != nil {}
-        #expect(Date().timeIntervalSince(closing) < 4, "the socket was not closed")
+        #expect(!a.readTimedOut, "the socket was not closed")
     }
 
     @Test("meters arrive as binary frames and rest at silence when nothing renders")

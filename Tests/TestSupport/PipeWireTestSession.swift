@@ -96,7 +96,7 @@ public final class PipeWireTestSession: @unchecked Sendable {
             let spa = "{ " + properties.sorted { $0.key < $1.key }.map { key, value in
                 value.hasPrefix("[") ? "\(key) = \(value)" : "\(key) = \"\(value)\""
             }.joined(separator: " ") + " }"
-            let created = try run("pw-cli", ["create-node", "adapter", spa], timeout: 10)
+            let created = try run("pw-cli", ["create-node", "adapter", spa])
             guard created.status == 0 else { throw Failed(description: "pw-cli create-node: \(created.output)") }
             try waitFor("the sink's ports in PipeWire-JACK") {
                 let listed = (try? self.run("jack_lsp", [], timeout: 10))?.output ?? ""
@@ -143,14 +143,14 @@ public final class PipeWireTestSession: @unchecked Sendable {
         return merged
     }
 
-    private func waitFor(_ what: String, timeout: Double = 15, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
+    /// Waits for a daemon's outcome within ``Eventually/bound`` (a bound for a busy machine); a daemon that exits
+    /// meanwhile fails it at once.
+    private func waitFor(_ what: String, _ condition: () -> Bool) throws {
+        try Eventually.holds("waiting for \(what)", poll: 0.05) {
             if let dead = daemons.first(where: { !$0.process.isRunning }) {
                 throw Failed(description: "\(dead.name) exited (status \(dead.process.terminationStatus)) while waiting for \(what)")
             }
-            guard Date() < deadline else { throw Failed(description: "timed out waiting for \(what)") }
-            usleep(50_000)
+            return condition()
         }
     }
 
@@ -168,42 +168,39 @@ public final class PipeWireTestSession: @unchecked Sendable {
         return (process, log)
     }
 
-    /// `pw-jack TOOL ARGUMENTS` to its end (killed by pid after `timeout` seconds of machine time, ``MachineDeadline``).
-    public func run(_ tool: String, _ arguments: [String], timeout: Double = 30) throws -> TestPeers.Finished {
+    /// `pw-jack TOOL ARGUMENTS` to its end (killed by pid after `timeout` seconds: a guard against a hung tool).
+    public func run(_ tool: String, _ arguments: [String], timeout: Double = Eventually.bound) throws -> TestPeers.Finished {
         let (process, log) = try start(tool, arguments)
         defer { try? FileManager.default.removeItem(at: log) }
-        let deadline = MachineDeadline(seconds: timeout)
-        while process.isRunning && !deadline.expired { usleep(5_000) }
+        let started = Date()
+        let deadline = started.addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
         if process.isRunning {
             Self.stop(process, signal: SIGKILL)
             let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw TestPeers.TimedOut(pid: process.processIdentifier, command: ([tool] + arguments).joined(separator: " "),
-                                     timeout: timeout, ran: deadline.elapsed, output: String(printed.suffix(4_000)))
+                                     timeout: timeout, ran: Date().timeIntervalSince(started), output: String(printed.suffix(4_000)))
         }
         return TestPeers.Finished(status: process.terminationStatus, output: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
 
-    /// Records `ports` (by default the sink's two monitor ports) for `seconds` with `jack_rec` (24-bit WAV).
+    /// Records `ports` (by default the sink's two monitor ports) for `seconds` with `jack_rec` (24-bit WAV), once.
     ///
-    /// jack_rec's ring holds the whole recording (`-B`): on a loaded machine its disk thread falls behind, and
-    /// with the default 16 384 frames PipeWire-JACK's 1024-frame periods overran it (the file then held
-    /// garbage). A run that still reports an overrun is made again, at most three times.
+    /// jack_rec's ring holds the whole recording (`-B`), so that its disk thread, however far a busy machine holds
+    /// it back, never loses a frame (with the default 16 384 frames PipeWire-JACK's 1024-frame periods overran it,
+    /// and the file then held garbage): an overrun it still reports is a failure.
     public func record(_ ports: [String]? = nil, seconds: Int) throws -> WAVAudio {
-        var last = ""
-        for _ in 0..<3 {
-            let file = directory.appendingPathComponent("record-\(UUID().uuidString.prefix(8)).wav").path
-            defer { try? FileManager.default.removeItem(atPath: file) }
-            let recorded = try run("jack_rec", ["-f", file, "-d", "\(seconds)", "-b", "24", "-B", "\((seconds + 2) * 48_000)"] + (ports ?? sink.monitor),
-                                   timeout: Double(seconds) + 20)
-            guard recorded.status == 0 else { throw Failed(description: "jack_rec: \(recorded.output)") }
-            last = recorded.output
-            if last.lowercased().contains("overrun") { continue }
-            return try WAVAudio(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
-        }
-        throw Failed(description: "jack_rec overran three times (a loaded machine): \(last)")
+        let file = directory.appendingPathComponent("record-\(UUID().uuidString.prefix(8)).wav").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let recorded = try run("jack_rec", ["-f", file, "-d", "\(seconds)", "-b", "24", "-B", "\((seconds + 2) * 48_000)"] + (ports ?? sink.monitor),
+                               timeout: Double(seconds) + Eventually.bound)
+        guard recorded.status == 0 else { throw Failed(description: "jack_rec: \(recorded.output)") }
+        guard !recorded.output.lowercased().contains("overrun") else { throw Failed(description: "jack_rec overran: \(recorded.output)") }
+        return try WAVAudio(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
     }
 
-    /// Sends `signal` to `process` and waits up to `timeout` seconds for it to end; SIGKILL if it will not.
+    /// Sends `signal` to `process` and waits up to `timeout` seconds for it to end; SIGKILL if it will not (a
+    /// clean-up, never a test's verdict).
     public static func stop(_ process: Process, signal: Int32 = SIGINT, timeout: Double = 5) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, signal)

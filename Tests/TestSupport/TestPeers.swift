@@ -80,24 +80,24 @@ public enum TestPeers {
     public struct TimedOut: Error, CustomStringConvertible {
         public var pid: Int32
         public var command: String
-        /// The seconds it was given and the seconds it ran (more on a busy machine: see ``MachineDeadline``).
+        /// The seconds it was given and the seconds it ran.
         public var timeout: Double, ran: Double
         /// The end of what it printed before it was killed (where it was stuck).
         public var output: String
         public var description: String {
-            "process \(pid) (\(command)) did not finish in time (\(Int(timeout)) s of machine time, \(Int(ran)) s of wall time) "
+            "process \(pid) (\(command)) did not finish within \(Int(timeout)) s (ran \(Int(ran)) s) "
                 + "and was killed; its output ended:\n\(output)"
         }
     }
 
     /// Runs `tool` (a name on PATH or a path) and waits for that pid with a deadline, polling with
     /// `Task.sleep` so no thread of the cooperative pool is blocked; kills it by pid if it is late. The
-    /// deadline is `timeout` seconds of the time the machine gave (``MachineDeadline``, at most 4× on a busy
-    /// machine): a guard against a hung peer, not a measurement.
+    /// deadline is `timeout` seconds and never less than ``Eventually/bound`` (a bound for a busy 2-core machine):
+    /// a guard against a hung peer, not a measurement.
     public static func run(_ tool: String, _ arguments: [String], timeout: Double = 60) async throws -> Finished {
         let path = try require(tool.hasPrefix("/") ? tool : executable(tool), tool)
         let process = try start(path, arguments)
-        let deadline = MachineDeadline(seconds: timeout)
+        let deadline = Deadline(seconds: timeout)
         while process.isRunning && !deadline.expired { try await Task.sleep(for: .milliseconds(5)) }
         return try finish(process, path, arguments, deadline: deadline)
     }
@@ -106,7 +106,7 @@ public enum TestPeers {
     public static func runBlocking(_ tool: String, _ arguments: [String], timeout: Double = 60) throws -> Finished {
         let path = try require(tool.hasPrefix("/") ? tool : executable(tool), tool)
         let process = try start(path, arguments)
-        let deadline = MachineDeadline(seconds: timeout)
+        let deadline = Deadline(seconds: timeout)
         while process.isRunning && !deadline.expired { usleep(5_000) }
         return try finish(process, path, arguments, deadline: deadline)
     }
@@ -131,6 +131,15 @@ public enum TestPeers {
         for victim in order.reversed() { kill(victim, SIGKILL) }
     }
 
+    /// A wall-clock guard against a hung peer.
+    struct Deadline {
+        let seconds: Double
+        private let start = Date()
+        init(seconds: Double) { self.seconds = max(seconds, Eventually.bound) }
+        var elapsed: Double { Date().timeIntervalSince(start) }
+        var expired: Bool { elapsed >= seconds }
+    }
+
     private static let pythonModules = Mutex<[String: Bool]>([:])
 
     private static func start(_ path: String, _ arguments: [String]) throws -> Process {
@@ -146,7 +155,7 @@ public enum TestPeers {
 
     private static let logs = Mutex<[ObjectIdentifier: URL]>([:])
 
-    private static func finish(_ process: Process, _ path: String, _ arguments: [String], deadline: MachineDeadline) throws -> Finished {
+    private static func finish(_ process: Process, _ path: String, _ arguments: [String], deadline: Deadline) throws -> Finished {
         let pid = process.processIdentifier
         let log = logs.withLock { $0.removeValue(forKey: ObjectIdentifier(process)) }
         defer { if let log { try? FileManager.default.removeItem(at: log) } }

@@ -22,7 +22,7 @@ struct StudioFanOutTests {
                 session.sendBinary([0x10, 1, 2, 3], to: .audio)
                 sent.signal()
             }
-            #expect(sent.wait(timeout: .now() + 5) == .success, "the binary send waited for the session's lock")
+            #expect(sent.wait(timeout: .now() + Eventually.bound) == .success, "the binary send waited for the session's lock")
         }
         #expect(got.withLock { $0.contains(.binary([0x10, 1, 2, 3])) })
         // A lost socket gets nothing more.
@@ -48,7 +48,7 @@ struct StudioFanOutTests {
                 session.fanOut.send(frames: [[0x10, 1], [0x10, 2]], to: .audio)
                 sent.signal()
             }
-            #expect(sent.wait(timeout: .now() + 5) == .success, "the group waited for the session's lock")
+            #expect(sent.wait(timeout: .now() + Eventually.bound) == .success, "the group waited for the session's lock")
         }
         #expect(batches.withLock { $0 } == [[[0x10, 1], [0x10, 2]]])
         #expect(single.withLock { $0.filter { if case .binary = $0 { true } else { false } } } == [.binary([0x10, 1]), .binary([0x10, 2])])
