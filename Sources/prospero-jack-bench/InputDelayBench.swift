@@ -62,7 +62,7 @@ enum InputDelayBench {
         // What the frames needed by how long their threads waited for a CPU (xruns not judged): the table the
         // default delay was chosen from.
         for limit in waitLimits + [Int.max] {
-            let kept = run.samples.filter { $0.waited <= limit * 1_000 && $0.cadence <= period * 1_000_000 / server.sampleRate }.map(\.need)
+            let kept = run.samples.filter { (limit == .max || $0.waited <= limit * 1_000) && $0.cadence <= period * 1_000_000 / server.sampleRate }.map(\.need)
             rows.append(BenchRow(
                 figure: "input delay needed, threads waited " + (limit == .max ? "any time" : "≤ \(limit) µs"), period: period,
                 sample: "\(kept.count) of \(run.samples.count)", median: kept.median.map(String.init) ?? "—", spread: quantiles(kept)))
