@@ -52,7 +52,8 @@ package final class JACKMIDIOutputStorage: @unchecked Sendable {
         sounding.update(repeating: 0, count: 33)
     }
 
-    /// A fresh output for one period of `frameCount` frames.
+    /// A fresh output for one period of `frameCount` frames. The output holds no reference (the audio thread retains
+    /// nothing): the storage must outlive it.
     @inlinable
     package func makeOutput(frameCount: Int) -> JACKMIDIOutput {
         JACKMIDIOutput(storage: self, frameCount: frameCount)

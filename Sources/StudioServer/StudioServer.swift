@@ -107,18 +107,9 @@ public final class StudioServer: @unchecked Sendable {
         }))
         router.get("/**") { [self] request, _ in try serveResource(request) }
         router.get("/") { [self] request, _ in try serveResource(request) }
-        // The socket: only upgrades the gate allowed get here, so its route decides nothing again.
-        let socketRouter = Router(context: StudioRequestContext.self)
-        socketRouter.ws("/ws") { [self] inbound, outbound, context in
-            // The context and Hummingbird's handler reference hold each other: the socket's end breaks that cycle.
-            defer { context.requestContext.releaseWebSocket() }
-            try await serveSocket(inbound: inbound, outbound: outbound, channel: context.requestContext.channel)
-        }
-
         // Frames up to twice the message limit are read, so that a message over the limit is seen and counted
         // (larger frames are cut by the WebSocket layer itself).
         let wsConfiguration = WebSocketServerConfiguration(maxFrameSize: 2 * options.maximumFrameBytes)
-        let wsResponder = socketRouter.buildResponder()
         let access = self.access
         let census = self.census
         let limits = options.limits
@@ -126,10 +117,20 @@ public final class StudioServer: @unchecked Sendable {
         // Keep-alive connections between requests: Hummingbird's own idle timer (the first head is the request guard's).
         let http1 = HTTP1Channel.Configuration(idleTimeout: StudioConnectionLimits.amount(limits.idleTimeout))
         let server = HTTPServerBuilder { responder in
-            let http = StudioGatedChannel(
-                base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: wsResponder,
-                                                   configuration: .init(http1: http1, ws: wsConfiguration)),
-                access: access, census: census)
+            // The socket: only upgrades the gate allowed get here, so nothing is decided again but the path. Decided on
+            // the connection's loop (Hummingbird's asynchronous form runs it as a task on Swift's pool, where a pool
+            // busy computing kept a page's upgrade waiting as long as it was busy).
+            let upgrade = HTTP1WebSocketUpgradeChannel(
+                responder: responder, configuration: .init(http1: http1, ws: wsConfiguration)
+            ) { [self] head, channel, _ in
+                guard head.path?.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == "/ws" else {
+                    return .dontUpgrade
+                }
+                return .upgrade([:]) { [self] inbound, outbound, _ in
+                    try await serveSocket(inbound: inbound, outbound: outbound, channel: channel)
+                }
+            }
+            let http = StudioGatedChannel(base: upgrade, access: access, census: census)
             guard let tls else { return StudioGuardedChannel(base: http, census: census) }
             // Plain http:// to the HTTPS port is told to use https:// (StudioPlainHTTPAnswer).
             let secure = StudioPlainHTTPAnswerChannel(base: StudioTLSChannel(

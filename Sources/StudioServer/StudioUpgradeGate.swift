@@ -54,7 +54,9 @@ final class StudioUpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         if status.code == 429 { headers.add(name: "Retry-After", value: "60") }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+        // The refusal is written; then the connection goes (on this loop: the future completes on it).
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
     }
 }
 

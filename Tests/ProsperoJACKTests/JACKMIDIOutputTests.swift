@@ -73,8 +73,10 @@ import Testing
         let sysex: [UInt8] = [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7]
         sysex.withUnsafeBufferPointer { _ = out.send(bytes: $0, atFrame: 2) }
         #expect(flushed(out) == [TimedMIDI(frame: 2, bytes: sysex)])
-        var tooBig = JACKMIDIOutputStorage(eventCapacity: 4, byteCapacity: 4).makeOutput(frameCount: 8)
-        let fitted = sysex.withUnsafeBufferPointer { tooBig.send(bytes: $0, atFrame: 0) }
+        // An output does not keep its storage alive (the audio thread takes no reference): the storage is held here.
+        let small = JACKMIDIOutputStorage(eventCapacity: 4, byteCapacity: 4)
+        var tooBig = small.makeOutput(frameCount: 8)
+        let fitted = withExtendedLifetime(small) { sysex.withUnsafeBufferPointer { tooBig.send(bytes: $0, atFrame: 0) } }
         #expect(!fitted)
         #expect(tooBig.droppedCount == 1)
     }
