@@ -245,6 +245,7 @@ let package = Package(
             exclude: ["Browser", "Probes"]
         ),
         .testTarget(name: "CameraBridgeTests", dependencies: ["Enobarbus", "ProsperoTestSupport", "CameraBridge", "CameraTools", "Studio"]),
+        .testTarget(name: "DocumentationTests", dependencies: ["ProsperoTestSupport"]),
         .testTarget(name: "LV2Tests", dependencies: ["ProsperoLV2", "HiSynth", "Hecate", "Enobarbus", "Horatio", "Ariel", "Touchstone", "ProsperoTestSupport"], resources: [.copy("Fixtures")]),
     ]
 )

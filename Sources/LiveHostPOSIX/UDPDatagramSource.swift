@@ -10,7 +10,7 @@ import Glibc
 /// whole, stamping `MonotonicClock.now()` as it is read, and delivers it raw with its sender.
 ///
 /// Plain POSIX sockets rather than an event-loop library: one socket and one reader need nothing more,
-/// and `prospero`'s build stays free of SwiftNIO (README "Build time").
+/// and `prospero`'s build stays free of SwiftNIO (CONTRIBUTING.md, Layout).
 /// Bound to 127.0.0.1 by default; any other address should come with an allow-list on the host.
 public final class UDPDatagramSource: DatagramSource, @unchecked Sendable {
     /// Largest datagram read whole (the IPv4 UDP payload limit).

@@ -20,7 +20,7 @@ struct GameSimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Play a game from a scripted touch recording: its audio to WAV, its haptics to AHAP.",
         discussion: """
-            The script is a Prospero recording (JSON Lines, see Sources/Enobarbus/README.md) of touch lines; \
+            The script is a Prospero recording (JSON Lines, see docs/files.md) of touch lines; \
             its header's "aspect" (screen width ÷ height) sizes Harmony With Me's circle. The player leaves \
             1 s after the last frame (or at --duration) and the music fades out. Examples: examples/games/.
             """)

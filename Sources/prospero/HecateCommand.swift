@@ -43,7 +43,7 @@ struct HecateCommand: ParsableCommand {
     @Option(help: "Offline: also draw the render (waveform, spectrogram, face lanes, chords) to this .png or .svg file.")
     var plot: String?
 
-    @Flag(name: .customLong("midi"), help: "Live: also play what Hecate sounds as MIDI on Prospero:midi_out (chord tones and bass as notes with pressure, sculpting as CCs: README \"In your DAW\"). --midi-out PORT turns it on and connects PORT; offline, --midi-out FILE.mid writes the render's MIDI.")
+    @Flag(name: .customLong("midi"), help: "Live: also play what Hecate sounds as MIDI on Prospero:midi_out (chord tones and bass as notes with pressure, sculpting as CCs: docs/hecate-midi.md). --midi-out PORT turns it on and connects PORT; offline, --midi-out FILE.mid writes the render's MIDI.")
     var midi = false
 
     @Option(name: .customLong("midi-channel"), help: "MIDI channel 1…16 of Hecate's MIDI out (default 1).")

@@ -41,7 +41,7 @@ installHelp({
     ] },
     { heading: "Channel modes", items: [
       ["One channel", "Every finger and hand on one MIDI channel: a plain polyphonic keyboard."],
-      ["One per hand", "Slot i (hand i and finger i) plays on the MIDI channel + i: four channels, each bending on its own."],
+      ["One per hand", "Each of the four slots (a hand, or a finger on the pad) plays on a channel of its own: the MIDI channel and the three after it, or the four set under Channel per slot; each bends on its own."],
       ["MPE", "MIDI Polyphonic Expression, lower zone: manager channel 1, each finger or hand on its own member channel 2…16, with its own bend."],
     ] },
   ],

@@ -1,0 +1,109 @@
+/// What ``ManualTests`` reads out of a Markdown page.
+enum ManualText {
+    /// Link and picture targets: `[text](target)`, `![alt](target "title")` and `<img src="target">`, outside code.
+    static func links(in text: String) -> [String] {
+        var targets: [String] = []
+        for line in prose(text) {
+            for match in line.matches(of: #/\]\(([^)\s]+)(\s+"[^"]*")?\)/#) { targets.append(String(match.1)) }
+            for match in line.matches(of: #/<img[^>]*\ssrc="([^"]+)"/#) { targets.append(String(match.1)) }
+        }
+        return targets
+    }
+
+    /// GitHub's anchors for a page's headings: lower case, punctuation dropped, spaces as hyphens; a repeated
+    /// heading gets -1, -2 and so on.
+    static func anchors(in text: String) -> Set<String> {
+        var seen: [String: Int] = [:]
+        var anchors: Set<String> = []
+        var fenced = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { fenced.toggle(); continue }
+            guard !fenced, line.hasPrefix("#") else { continue }
+            let title = line.drop { $0 == "#" }.drop { $0 == " " }
+            var slug = ""
+            for c in title.lowercased() {
+                if c.isLetter || c.isNumber || c == "-" || c == "_" { slug.append(c) } else if c == " " { slug.append("-") }
+            }
+            let count = seen[slug, default: 0]
+            seen[slug] = count + 1
+            anchors.insert(count == 0 ? slug : "\(slug)-\(count)")
+        }
+        return anchors
+    }
+
+    /// Paths under `scripts/` named anywhere on the page.
+    static func scripts(in text: String) -> Set<String> {
+        Set(text.matches(of: #/(^|[^\w/.])(scripts/[A-Za-z0-9_./-]*[A-Za-z0-9_])/#).map { String($0.output.2) })
+    }
+
+    /// `prospero …` command lines: the lines of fenced blocks and the inline code spans that start with `prospero` or
+    /// `swift run -c release prospero`, with that prefix as `prospero`, a comment, a pipe or a redirection cut off.
+    static func commandLines(in text: String) -> [String] {
+        var lines: [String] = []
+        var fenced = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.drop { $0 == " " }.hasPrefix("```") { fenced.toggle(); continue }
+            if fenced {
+                lines.append(String(line))
+            } else {
+                for match in line.matches(of: #/`([^`]+)`/#) { lines.append(String(match.1)) }
+            }
+        }
+        return lines.compactMap { line in
+            var command = Substring(line).drop { $0 == " " }.trimmingPrefix("$ ")
+            if command.hasPrefix("swift run -c release prospero") { command = command.dropFirst("swift run -c release ".count) }
+            guard command.hasPrefix("prospero ") || command == "prospero" else { return nil }
+            for cut in [" #", " |", " >", " &&", " 2>"] {
+                if let range = command.range(of: cut) { command = command[..<range.lowerBound] }
+            }
+            return String(command)
+        }
+    }
+
+    /// A command line's words, as a shell splits them (single and double quotes).
+    static func words(_ line: String) -> [String] {
+        var words: [String] = []
+        var word = "", quote: Character? = nil, inWord = false
+        for c in line {
+            if let q = quote {
+                if c == q { quote = nil } else { word.append(c) }
+            } else if c == "'" || c == "\"" {
+                quote = c
+                inWord = true
+            } else if c == " " {
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            } else {
+                word.append(c)
+                inWord = true
+            }
+        }
+        if inWord { words.append(word) }
+        return words
+    }
+
+    /// Whether a `--help` text lists `option` (`--midi-out`, `-o`) as an option.
+    static func help(_ text: String, lists option: String) -> Bool {
+        for line in text.split(separator: "\n") {
+            let trimmed = line.drop { $0 == " " }
+            guard trimmed.hasPrefix("-") else { continue }
+            // "-o, --output <output>   The WAV file", "--mirror/--no-mirror", "--midi-out <port>": the names end where
+            // the description starts, two spaces on.
+            let names = trimmed.range(of: "  ").map { trimmed[..<$0.lowerBound] } ?? trimmed
+            for name in names.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "/" }) where name == option { return true }
+        }
+        return false
+    }
+
+    /// The page's lines outside fenced code blocks, with inline code spans removed.
+    static func prose(_ text: String) -> [String] {
+        var lines: [String] = []
+        var fenced = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.drop { $0 == " " }.hasPrefix("```") { fenced.toggle(); continue }
+            if !fenced { lines.append(String(line).replacing(#/`[^`]*`/#, with: "")) }
+        }
+        return lines
+    }
+}
