@@ -5,7 +5,7 @@ import Testing
 /// The manual as a reader uses it: every relative link and picture in the README, CONTRIBUTING and `docs/` opens a
 /// file that is there (and a heading the link names), every script it names exists, and every `prospero` command
 /// line it shows names real subcommands and options (each as `--help` lists it), so that a rename cannot leave the
-/// manual behind. The pages carry no issue numbers.
+/// manual behind. The pages name only files that are there, and carry no issue numbers or commit hashes.
 @Suite("The manual", .ownThread)
 struct ManualTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -56,12 +56,23 @@ struct ManualTests {
         #expect(missing.isEmpty, "\(missing.joined(separator: "\n"))")
     }
 
-    @Test("no page cites an issue number")
-    func noIssueNumbers() throws {
+    @Test("every file a page names in a code span is in the repository")
+    func namedFilesExist() throws {
+        var missing: [String] = []
+        for page in Self.pages {
+            for path in ManualText.repositoryPaths(in: try Self.text(page))
+            where !FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(path).path) {
+                missing.append("\(page.lastPathComponent): \(path)")
+            }
+        }
+        #expect(missing.isEmpty, "\(missing.joined(separator: "\n"))")
+    }
+
+    @Test("the README and docs cite no issue number or commit hash")
+    func noIssueNumbersOrHashes() throws {
         for page in Self.pages where page.lastPathComponent != "CONTRIBUTING.md" {
-            let text = try Self.text(page)
-            let cited = text.split(separator: "\n").filter { line in
-                line.firstRange(of: #/(^|[\s(])#[0-9]{1,4}\b/#) != nil
+            let cited = try Self.text(page).split(separator: "\n").filter { line in
+                line.firstRange(of: #/#[0-9]{2}\b|\b[0-9a-f]{7,40}\b/#) != nil
             }
             #expect(cited.isEmpty, "\(page.lastPathComponent): \(cited)")
         }

@@ -36,6 +36,19 @@ enum ManualText {
         Set(text.matches(of: #/(^|[^\w/.])(scripts/[A-Za-z0-9_./-]*[A-Za-z0-9_])/#).map { String($0.output.2) })
     }
 
+    /// Paths into the repository the page names in code spans (`Sources/…`, `Tests/…`, `examples/…`, `docs/…`,
+    /// `scripts/…`, `.ci/…`); a pattern (`*`, `<module>`) is cut to the folder before it.
+    static func repositoryPaths(in text: String) -> Set<String> {
+        var paths: Set<String> = []
+        for match in text.matches(of: #/`((Sources|Tests|examples|docs|scripts|\.ci)/[^`\s]*)`/#) {
+            var path = String(match.1)
+            if let cut = path.firstIndex(where: { $0 == "*" || $0 == "<" }) { path = String(path[..<cut]) }
+            while path.hasSuffix("/") && path.count > 1 { path.removeLast() }
+            paths.insert(path)
+        }
+        return paths
+    }
+
     /// `prospero …` command lines: the lines of fenced blocks and the inline code spans that start with `prospero` or
     /// `swift run -c release prospero`, with that prefix as `prospero`, a comment, a pipe or a redirection cut off.
     static func commandLines(in text: String) -> [String] {
