@@ -78,6 +78,29 @@ struct ManualTests {
         }
     }
 
+    /// The portable modules with an API reference landing page (DocC) and a test of its example.
+    static let landingModules = ["Horatio", "Touchstone", "Ariel", "Enobarbus", "Oberon", "Hecate", "HiSynth", "Haptics"]
+
+    @Test("every portable module's landing page shows an example its test runs as written")
+    func landingExamplesAreTested() throws {
+        for module in Self.landingModules {
+            let page = Self.root.appendingPathComponent("Sources/\(module)/\(module).docc/\(module).md")
+            let test = Self.root.appendingPathComponent("Tests/\(module)Tests/\(module)LandingExampleTests.swift")
+            guard FileManager.default.fileExists(atPath: page.path) else {
+                Issue.record("\(module): no landing page at Sources/\(module)/\(module).docc/\(module).md")
+                continue
+            }
+            let example = ManualText.firstSwiftBlock(in: try Self.text(page))
+            #expect(!example.isEmpty, "\(module): the landing page has no ```swift example")
+            guard FileManager.default.fileExists(atPath: test.path) else {
+                Issue.record("\(module): no test of the example at Tests/\(module)Tests/\(module)LandingExampleTests.swift")
+                continue
+            }
+            let missing = ManualText.firstLineMissing(example, inOrderIn: try Self.text(test))
+            #expect(missing == nil, "\(module): the example's line `\(missing ?? "")` is not in its test, in order")
+        }
+    }
+
     @Test("every prospero command line shown names real subcommands and options")
     func commandLinesMatchTheHelp() throws {
         let prospero = try TestPeers.require(TestPeers.prospero, "the prospero executable")

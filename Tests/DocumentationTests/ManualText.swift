@@ -15,9 +15,7 @@ enum ManualText {
     static func anchors(in text: String) -> Set<String> {
         var seen: [String: Int] = [:]
         var anchors: Set<String> = []
-        var fenced = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") { fenced.toggle(); continue }
+        for (line, fenced) in lines(of: text) {
             guard !fenced, line.hasPrefix("#") else { continue }
             let title = line.drop { $0 == "#" }.drop { $0 == " " }
             var slug = ""
@@ -52,18 +50,16 @@ enum ManualText {
     /// `prospero …` command lines: the lines of fenced blocks and the inline code spans that start with `prospero` or
     /// `swift run -c release prospero`, with that prefix as `prospero`, a comment, a pipe or a redirection cut off.
     static func commandLines(in text: String) -> [String] {
-        var lines: [String] = []
-        var fenced = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.drop { $0 == " " }.hasPrefix("```") { fenced.toggle(); continue }
+        var candidates: [String] = []
+        for (line, fenced) in lines(of: text) {
             if fenced {
-                lines.append(String(line))
+                candidates.append(String(line))
             } else {
-                for match in line.matches(of: #/`([^`]+)`/#) { lines.append(String(match.1)) }
+                for match in line.matches(of: #/`([^`]+)`/#) { candidates.append(String(match.1)) }
             }
         }
-        return lines.compactMap { line in
-            var command = Substring(line).drop { $0 == " " }.trimmingPrefix("$ ")
+        return candidates.compactMap { line in
+            var command = Substring(line).drop(while: { $0 == " " }).trimmingPrefix("$ ")
             if command.hasPrefix("swift run -c release prospero") { command = command.dropFirst("swift run -c release ".count) }
             guard command.hasPrefix("prospero ") || command == "prospero" else { return nil }
             for cut in [" #", " |", " >", " &&", " 2>"] {
@@ -109,14 +105,50 @@ enum ManualText {
         return false
     }
 
-    /// The page's lines outside fenced code blocks, with inline code spans removed.
-    static func prose(_ text: String) -> [String] {
+    /// The lines of the page's first ```swift fenced block, leading spaces trimmed, empty lines left out.
+    static func firstSwiftBlock(in text: String) -> [String] {
         var lines: [String] = []
-        var fenced = false
+        var inside = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.drop { $0 == " " }.hasPrefix("```") { fenced.toggle(); continue }
-            if !fenced { lines.append(String(line).replacing(#/`[^`]*`/#, with: "")) }
+            let trimmed = line.drop { $0 == " " }
+            if inside {
+                if trimmed.hasPrefix("```") { return lines }
+                if !trimmed.isEmpty { lines.append(String(trimmed)) }
+            } else if trimmed.hasPrefix("```swift") {
+                inside = true
+            }
         }
         return lines
+    }
+
+    /// The first of `lines` that is not among `text`'s lines (leading spaces trimmed) after the lines
+    /// before it, or nil when all of them appear there in order.
+    static func firstLineMissing(_ lines: [String], inOrderIn text: String) -> String? {
+        var rest = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.drop { $0 == " " } }[...]
+        for line in lines {
+            guard let found = rest.firstIndex(where: { $0 == line }) else { return line }
+            rest = rest[(found + 1)...]
+        }
+        return nil
+    }
+
+    /// The page's lines outside fenced code blocks, with inline code spans removed.
+    static func prose(_ text: String) -> [String] {
+        lines(of: text).filter { !$0.fenced }.map { String($0.line).replacing(#/`[^`]*`/#, with: "") }
+    }
+
+    /// The page's lines, each marked inside a fenced code block or not; the fences themselves (``` at any
+    /// indent, as in a list item) are left out.
+    static func lines(of text: String) -> [(line: Substring, fenced: Bool)] {
+        var result: [(line: Substring, fenced: Bool)] = []
+        var fenced = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.drop(while: { $0 == " " }).hasPrefix("```") {
+                fenced.toggle()
+                continue
+            }
+            result.append((line, fenced))
+        }
+        return result
     }
 }

@@ -47,6 +47,8 @@ public final class EngineHost<Engine: AudioEngine>: @unchecked Sendable {
     public let maximumCommandsPerBlock: Int
 
     /// - Parameters:
+    ///   - engine: what renders; prepared here for `spec`, then touched only by the audio thread.
+    ///   - spec: the sample rate and the largest block ``process(left:right:midi:blockStart:)`` is given.
     ///   - commandCapacity: commands that can wait between two blocks (rounded up to a power of two).
     ///   - snapshotsPerSecond: how often the audio thread publishes display state, 1…240 Hz.
     ///   - maximumCommandsPerBlock: commands applied per block at most (≥ 1); leftovers wait a block.
@@ -116,11 +118,14 @@ public final class EngineHost<Engine: AudioEngine>: @unchecked Sendable {
     // MARK: Audio side
 
     /// Renders one block, applying queued commands and MIDI at their frame offsets.
-    /// `midi` must be sorted by offset; offsets outside the block are clamped into it.
-    /// - Parameter blockStart: the frame time of the block's first frame, for commands sent with a
-    ///   due frame (nil: every command at offset 0). At most ``maximumCommandsPerBlock`` commands are
-    ///   applied; the rest, and those due later, wait in order. A timed command may wait at most one
-    ///   second of frames; one due further ahead is applied at once and counted as late.
+    /// - Parameters:
+    ///   - left: the block's left channel, written over (at most the spec's maximum block size frames).
+    ///   - right: the right channel, as many frames as `left`.
+    ///   - midi: the block's MIDI, sorted by offset; offsets outside the block are clamped into it.
+    ///   - blockStart: the frame time of the block's first frame, for commands sent with a
+    ///     due frame (nil: every command at offset 0). At most ``maximumCommandsPerBlock`` commands are
+    ///     applied; the rest, and those due later, wait in order. A timed command may wait at most one
+    ///     second of frames; one due further ahead is applied at once and counted as late.
     public func process(
         left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>,
         midi: UnsafeBufferPointer<TimedMIDIMessage> = UnsafeBufferPointer(start: nil, count: 0),

@@ -24,7 +24,11 @@ public enum FrameSchedule {
 
     /// Places an event due at frame time `due` in the block of `frameCount` frames starting at
     /// frame time `blockStart`.
-    /// - Parameter horizon: the most frames ahead an event may be due and still wait (≥ frameCount).
+    /// - Parameters:
+    ///   - due: the event's due frame time (wrapping, as JACK's frame time does).
+    ///   - blockStart: the frame time of the block's first frame.
+    ///   - frameCount: the block's length in frames, ≥ 1.
+    ///   - horizon: the most frames ahead an event may be due and still wait (≥ frameCount).
     @inlinable
     public static func place(due: UInt32, blockStart: UInt32, frameCount: Int, horizon: Int) -> Placement {
         let distance = Int(Int32(bitPattern: due &- blockStart))

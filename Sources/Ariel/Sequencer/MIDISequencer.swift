@@ -71,6 +71,7 @@ public final class MIDISequencer {
     /// A sequencer over a Standard MIDI File.
     ///
     /// - Parameters:
+    ///   - file: the parsed file (its tempo map and tracks).
     ///   - sampleRate: frames per second, > 0.
     ///   - maximumEventsPerBlock: output capacity per block (default 4096).
     ///   - sequence: for format 2 files, the track to play (format 0/1 play every track merged).

@@ -33,8 +33,10 @@ public struct WAVStreamWriter<Sink: WAVSink> {
 
     /// Writes the header to `sink`.
     /// - Parameters:
+    ///   - sink: where the bytes go (a file, or memory in tests).
     ///   - sampleRate: frames per second, 1…4 294 967 295 Hz.
     ///   - channelCount: 1…16 channels.
+    ///   - format: the sample format (16- or 24-bit integer, 32-bit float).
     ///   - dither: TPDF dither for `.pcm16` (ignored for the other formats).
     ///   - reservingRF64: keep room for RF64 (for files that may pass 4 GiB of samples).
     public init(sink: Sink, sampleRate: Int, channelCount: Int, format: WAVSampleFormat = .pcm16,

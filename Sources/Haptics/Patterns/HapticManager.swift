@@ -56,6 +56,7 @@ public enum HapticManager {
     /// - Parameters:
     ///   - rate: LFO rate in Hz (clamped to 0.1…10).
     ///   - amplitude: 0…1 (clamped).
+    ///   - time: when the event starts, seconds from the pattern's start.
     public static func adaptiveEvent(rate: Double, amplitude: Double, at time: Double) -> HapticEvent {
         let a = amplitude.isFinite ? min(max(amplitude, 0), 1) : 0
         let f = clampRate(rate)
@@ -88,7 +89,9 @@ public enum HapticManager {
 
     /// `triggerGradualHaptic(intensity:)`: a swell up and down over 2 s.
     ///
-    /// - Parameter intensity: the bell's peak, 0…1 (default 0.6).
+    /// - Parameters:
+    ///   - intensity: the bell's peak, 0…1 (default 0.6).
+    ///   - start: when the swell starts, seconds from the pattern's start.
     public static func gradual(intensity: Double = gradualDefaultIntensity, at start: Double = 0) -> HapticPattern {
         let peak = intensity.isFinite ? min(max(intensity, 0), 1) : gradualDefaultIntensity
         let count = Int((gradualLength / gradualEventDuration).rounded())

@@ -21,8 +21,11 @@ public final class ProgrammeAnalyzer {
     private var frames = 0
 
     /// - Parameters:
+    ///   - sampleRate: the programme's sample rate, Hz (> 0).
+    ///   - channelCount: the programme's channels, 1…8 (clamped); the loudness figures take the first five.
     ///   - totalFrames: the programme's expected length (sets the picture's columns; ignored without).
     ///   - pictureColumns: columns of the overview and spectrogram, or nil for figures only.
+    ///   - spectrogramRows: the spectrogram's frequency rows (default 160).
     public init(sampleRate: Double, channelCount: Int, totalFrames: Int = 0, pictureColumns: Int? = nil, spectrogramRows: Int = 160) {
         self.sampleRate = sampleRate
         self.channelCount = min(max(channelCount, 1), 8)
