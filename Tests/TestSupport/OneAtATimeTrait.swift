@@ -1,21 +1,23 @@
 import Synchronization
 import Testing
 
-/// Runs the test cases of every suite that shares a ``Resource`` one at a time, across suites and targets (all test
-/// targets share one process).
+/// Runs the test cases of every suite that shares a ``Resource`` at most `width` at a time, across suites and targets
+/// (all test targets share one process).
 ///
 /// `.serialized` orders the cases of one suite; the suites themselves still run side by side. A headless Chromium
-/// with its GPU process and a studio takes most of a core, and the camera bridge's models the rest: two browsers
-/// beside the other suites and a build made pages miss their generous bounds. Each such case waits its turn here
-/// (in order of arrival) instead.
+/// with its GPU process and a studio takes most of a core, and the camera bridge's models as much: left to run side by
+/// side, every browser suite at once beside the other suites made pages miss their generous bounds. Each such case
+/// waits its turn here (in order of arrival) instead. Two at a time keep both cores of a small machine busy (one at a
+/// time left a third of the run's CPU idle while the browser cases ran one after another, `scripts/test` spending
+/// most of its time on them).
 public struct OneAtATimeTrait: TestTrait, SuiteTrait, TestScoping {
     /// What the cases share.
     public struct Resource: Sendable {
         fileprivate let gate: Gate
-        fileprivate init() { gate = Gate() }
+        fileprivate init(width: Int) { gate = Gate(width: width) }
 
-        /// A headless Chromium (every browser suite), or the camera bridge's models.
-        public static let heavyPeer = Resource()
+        /// A headless Chromium (every browser suite), or the camera bridge's models: two at a time.
+        public static let heavyPeer = Resource(width: 2)
     }
 
     let resource: Resource
@@ -38,23 +40,29 @@ public struct OneAtATimeTrait: TestTrait, SuiteTrait, TestScoping {
     }
 }
 
-/// A first-come, first-served lock that suspends its waiters (no thread is held while a case waits).
+/// A first-come, first-served counting semaphore that suspends its waiters (no thread is held while a case waits).
 final class Gate: Sendable {
     private struct State {
-        var held = false
+        var free: Int
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+
+    /// `width`: how many holders at once (at least 1).
+    init(width: Int) {
+        precondition(width >= 1, "a gate lets at least one case through")
+        state = Mutex(State(free: width))
+    }
 
     func enter() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state -> Bool in
-                if state.held {
+                guard state.free > 0 else {
                     state.waiters.append(continuation)
                     return false
                 }
-                state.held = true
+                state.free -= 1
                 return true
             }
             if now { continuation.resume() }
@@ -64,16 +72,16 @@ final class Gate: Sendable {
     func leave() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.waiters.isEmpty else {
-                state.held = false
+                state.free += 1
                 return nil
             }
-            return state.waiters.removeFirst()  // the lock passes to it, still held
+            return state.waiters.removeFirst()  // the place passes to it
         }
         next?.resume()
     }
 }
 
 extension Trait where Self == OneAtATimeTrait {
-    /// Each case waits until no other case that shares `resource` runs (``OneAtATimeTrait``).
+    /// Each case waits until fewer than the resource's width of the other cases that share `resource` run (``OneAtATimeTrait``).
     public static func oneAtATime(_ resource: OneAtATimeTrait.Resource = .heavyPeer) -> Self { Self(resource: resource) }
 }
