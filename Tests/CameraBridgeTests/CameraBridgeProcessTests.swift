@@ -11,7 +11,7 @@ import Testing
 /// waits on a clock the test moves) or an environment that is missing (reported as unavailable, naming
 /// scripts/camera-setup). Waits for the real script are bounds for a busy machine (MediaPipe loads its models on the
 /// first frame), not figures.
-@Suite("camera bridge process", .serialized, .ownThread, .oneAtATime())
+@Suite("camera bridge process", .serialized, .ownThread, .takingTurns())
 struct CameraBridgeProcessTests {
     final class Events: @unchecked Sendable {
         let list = Mutex<[StudioCameraBridgeEvent]>([])

@@ -10,7 +10,7 @@ import Glibc
 /// `prospero camera` as a user runs it, and its face geometry, through the peers it needs:
 /// python3 for the geometry tests; the camera venv (scripts/camera-setup --test: mediapipe 0.10.21,
 /// OpenCV, and scikit-image 0.24.0 for its astronaut photograph) for the bridge on images.
-@Suite("prospero camera", .serialized, .ownThread, .oneAtATime())
+@Suite("prospero camera", .serialized, .ownThread, .takingTurns())
 struct CameraBridgeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -14,7 +14,7 @@ import Testing
 /// page's haptics code, with a player and a clock sync of its own and one of the game's patterns, on a clock the
 /// script moves by hand (``checkScheduler(_:_:)``, ``checkSessionClock(_:_:)``). Screenshots: games-*.png (in
 /// `StudioBrowserTests.screenshots`).
-@Suite("Games in Chromium", .serialized, .oneAtATime())
+@Suite("Games in Chromium", .serialized, .takingTurns())
 struct GamesBrowserTests {
     static let browser = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser")
 

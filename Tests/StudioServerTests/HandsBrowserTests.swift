@@ -5,7 +5,7 @@ import Testing
 /// The hands and touch screen in real headless Chromium against `prospero studio --audio jack` on a dummy
 /// JACK server (a child process, so libjack never loads into this test process), with jack_midi_dump on
 /// its midi_out and python-osc sending a hand: Browser/hands_studio.py. Screenshot: hands.png (in `StudioBrowserTests.screenshots`).
-@Suite("Hands screen in Chromium", .serialized, .oneAtATime())
+@Suite("Hands screen in Chromium", .serialized, .takingTurns())
 struct HandsBrowserTests {
     static let browser = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser")
 

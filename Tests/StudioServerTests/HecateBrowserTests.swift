@@ -11,7 +11,7 @@ import Testing
 /// the shared OSC input on a free UDP port (python-osc sends the faces) and a render thread standing in
 /// for the audio driver, so that the engine publishes the snapshots the HUD shows. Screenshots: hecate.png
 /// and immerse.png (in `StudioBrowserTests.screenshots`).
-@Suite("Hecate in Chromium", .serialized, .oneAtATime())
+@Suite("Hecate in Chromium", .serialized, .takingTurns())
 struct HecateBrowserTests {
     static var available: Bool {
         StudioBrowserTests.available && TestPeers.python(module: "pythonosc")

@@ -16,7 +16,7 @@ import Testing
 /// bound for an outcome (the face found, the sound, the face lost on Stop), never a figure; the latency and the rate
 /// the page sends at are the bench's to measure, and the page's pacing is checked on a fake clock
 /// (Browser/camera_pacing.py). Screenshot: selfie.png.
-@Suite("Page and studio cameras: Hecate's and the Hands page's in Chromium, --camera", .serialized, .oneAtATime())
+@Suite("Page and studio cameras: Hecate's and the Hands page's in Chromium, --camera", .serialized, .takingTurns())
 struct HecateCameraBrowserTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

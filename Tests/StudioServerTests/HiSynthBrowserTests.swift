@@ -5,7 +5,7 @@ import Testing
 /// HiSynth's rack in real headless Chromium against `prospero studio --audio jack` on a dummy JACK server
 /// (a child process, so libjack never loads into this test process), jack_midiseq playing into midi_in:
 /// Browser/hisynth_rack.py. Screenshot: hisynth.png (in `StudioBrowserTests.screenshots`).
-@Suite("HiSynth rack in Chromium", .serialized, .oneAtATime())
+@Suite("HiSynth rack in Chromium", .serialized, .takingTurns())
 struct HiSynthBrowserTests {
     static let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let root = here.deletingLastPathComponent().deletingLastPathComponent()

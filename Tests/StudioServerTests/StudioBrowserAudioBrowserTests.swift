@@ -6,7 +6,7 @@ import Testing
 /// Browser audio in real headless Chromium, started as a user starts it: `prospero studio --audio browser`
 /// (Browser/core_audio_stream.py). What a listener gets is checked as outcomes; the worklet's drift correction and
 /// jitter buffer run on simulated blocks, and the page's reports and arrival gaps on a fake clock, in the same script.
-@Suite("Studio browser audio in Chromium", .serialized, .oneAtATime())
+@Suite("Studio browser audio in Chromium", .serialized, .takingTurns())
 struct StudioBrowserAudioBrowserTests {
     @Test("the AudioWorklet plays the stream's tone, the indicator shows it; a stall shows a dropout and the tone comes back; drift, groups, jitter and a stall on simulated blocks; reports and gaps on a fake clock",
           .enabled(if: TestPeers.enabled(StudioBrowserTests.available)))

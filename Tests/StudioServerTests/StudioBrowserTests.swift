@@ -6,7 +6,7 @@ import Testing
 
 /// The studio's pages in real headless Chromium (Debian's chromium and chromedriver, Selenium from PyPI),
 /// driven by the Python scripts in Browser/ through the peer gate. Screenshots go to ``screenshots``.
-@Suite("Studio in Chromium", .serialized, .oneAtATime())
+@Suite("Studio in Chromium", .serialized, .takingTurns())
 struct StudioBrowserTests {
     static let browser = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser")
     /// Where every browser test writes its screenshots: a temporary directory of this test process, so a

@@ -9,7 +9,7 @@ import Testing
 /// MIDI learn in real headless Chromium (Browser/settings_learn.py): a studio with Hecate and the hands,
 /// and a pump standing in for JACK's `midi_in`: once the page has armed a control it moves CC 20
 /// (two values: a move), and once bound it sends the controller's top value.
-@Suite("MIDI learn in Chromium", .serialized, .oneAtATime())
+@Suite("MIDI learn in Chromium", .serialized, .takingTurns())
 struct StudioLearnBrowserTests {
     @Test("learn buttons on every knob; click → CC binds → CC moves the tempo; clear forgets",
           .enabled(if: TestPeers.enabled(StudioBrowserTests.available)))

@@ -10,7 +10,7 @@ import Testing
 /// Content-Security-Policy of every page (checked in Chromium too), HTTPS with a certificate from the test's
 /// own authority (Chromium trusts it through an NSS database), plain HTTP from another machine (a network
 /// namespace the test makes), and a token printed once.
-@Suite("Studio trust", .serialized, .oneAtATime())
+@Suite("Studio trust", .serialized, .takingTurns())
 struct StudioTrustTests {
     // MARK: Static paths
 

@@ -1,8 +1,8 @@
 import Synchronization
 import Testing
 
-/// Runs the test cases of every suite that shares a ``Resource`` at most `width` at a time, across suites and targets
-/// (all test targets share one process).
+/// Runs the test cases of every suite that shares a ``Resource`` at most the resource's width at a time, across
+/// suites and targets (all test targets share one process).
 ///
 /// `.serialized` orders the cases of one suite; the suites themselves still run side by side. A headless Chromium
 /// with its GPU process and a studio takes most of a core, and the camera bridge's models as much: left to run side by
@@ -10,7 +10,7 @@ import Testing
 /// waits its turn here (in order of arrival) instead. Two at a time keep both cores of a small machine busy (one at a
 /// time left a third of the run's CPU idle while the browser cases ran one after another, `scripts/test` spending
 /// most of its time on them).
-public struct OneAtATimeTrait: TestTrait, SuiteTrait, TestScoping {
+public struct TakingTurnsTrait: TestTrait, SuiteTrait, TestScoping {
     /// What the cases share.
     public struct Resource: Sendable {
         fileprivate let gate: Gate
@@ -81,7 +81,8 @@ final class Gate: Sendable {
     }
 }
 
-extension Trait where Self == OneAtATimeTrait {
-    /// Each case waits until fewer than the resource's width of the other cases that share `resource` run (``OneAtATimeTrait``).
-    public static func oneAtATime(_ resource: OneAtATimeTrait.Resource = .heavyPeer) -> Self { Self(resource: resource) }
+extension Trait where Self == TakingTurnsTrait {
+    /// Each case waits until fewer than the resource's width of the cases that share `resource` run
+    /// (``TakingTurnsTrait``).
+    public static func takingTurns(_ resource: TakingTurnsTrait.Resource = .heavyPeer) -> Self { Self(resource: resource) }
 }
